@@ -1,0 +1,25 @@
+//! The thin wasm-bindgen layer: JS values in, the core's typed results out.
+//! Nothing here makes policy decisions; it converts and forwards.
+
+mod convert;
+mod error;
+mod realm;
+
+pub use realm::RawRealm;
+
+use wasm_bindgen::prelude::*;
+
+/// Installs the panic hook once, so a Rust panic is logged before the instance traps.
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// Every stable error code, for the JS shim and documentation checks.
+#[wasm_bindgen(js_name = errorCodes)]
+pub fn error_codes() -> js_sys::Array {
+    crate::ErrorCode::ALL
+        .iter()
+        .map(|c| JsValue::from_str(c.as_str()))
+        .collect()
+}

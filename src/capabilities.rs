@@ -1,0 +1,225 @@
+//! Everything the guest can reach, as data. This is the one place to review.
+//!
+//! The guest global is built from this table: at realm creation every own property of the
+//! global that is not listed here is deleted (fail closed: a new Boa version that adds a
+//! global does not silently widen the guest's reach). A test asserts the global's keys
+//! equal this table exactly.
+
+/// Where a capability comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// An ECMAScript intrinsic created by the engine inside the guest realm.
+    Intrinsic,
+    /// Installed by us; `enforced_in` names the code that upholds the invariant.
+    Endowment,
+}
+
+/// One entry of the allowlist.
+#[derive(Debug, Clone, Copy)]
+pub struct Capability {
+    /// Global names this entry covers.
+    pub names: &'static [&'static str],
+    /// Where it comes from.
+    pub source: Source,
+    /// The invariant that makes it safe to hand to untrusted code.
+    pub invariant: &'static str,
+    /// Where the invariant is enforced.
+    pub enforced_in: &'static str,
+}
+
+/// The allowlist. Order is irrelevant; names must be unique.
+pub const GLOBALS: &[Capability] = &[
+    Capability {
+        names: &[
+            "globalThis",
+            "Infinity",
+            "NaN",
+            "undefined",
+            "isFinite",
+            "isNaN",
+            "parseFloat",
+            "parseInt",
+            "decodeURI",
+            "decodeURIComponent",
+            "encodeURI",
+            "encodeURIComponent",
+            "escape",
+            "unescape",
+        ],
+        source: Source::Intrinsic,
+        invariant: "pure functions and constants over guest values; no I/O, no host objects",
+        enforced_in: "boa_engine intrinsics of the guest realm",
+    },
+    Capability {
+        names: &[
+            "Object",
+            "Function",
+            "Array",
+            "Number",
+            "Boolean",
+            "String",
+            "Symbol",
+            "BigInt",
+            "Math",
+            "JSON",
+            "Reflect",
+            "Proxy",
+            "Promise",
+            "Iterator",
+            "Date",
+            "RegExp",
+            "Map",
+            "Set",
+            "WeakMap",
+            "WeakSet",
+            "WeakRef",
+            "FinalizationRegistry",
+        ],
+        source: Source::Intrinsic,
+        invariant: "constructors and namespaces of the guest realm only; their prototypes are \
+                    guest objects, so mutation never reaches the host's intrinsics",
+        enforced_in: "boa_engine intrinsics; boundary crossing is by clone (clone/)",
+    },
+    Capability {
+        names: &[
+            "Error",
+            "AggregateError",
+            "EvalError",
+            "RangeError",
+            "ReferenceError",
+            "SyntaxError",
+            "TypeError",
+            "URIError",
+        ],
+        source: Source::Intrinsic,
+        invariant: "guest errors; the host sees only cloned name/message/stack strings",
+        enforced_in: "realm.rs guest_threw",
+    },
+    Capability {
+        names: &[
+            "ArrayBuffer",
+            "DataView",
+            "Int8Array",
+            "Uint8Array",
+            "Uint8ClampedArray",
+            "Int16Array",
+            "Uint16Array",
+            "Int32Array",
+            "Uint32Array",
+            "Float32Array",
+            "Float64Array",
+            "BigInt64Array",
+            "BigUint64Array",
+        ],
+        source: Source::Intrinsic,
+        invariant: "buffers are guest memory, capped by max_buffer_size; bytes are copied at \
+                    the boundary, never shared",
+        enforced_in: "realm.rs SandboxHooks::max_buffer_size, clone/",
+    },
+    Capability {
+        names: &["eval"],
+        source: Source::Intrinsic,
+        invariant: "compiles guest source into the guest realm only; denied when \
+                    allowCodeGeneration is false",
+        enforced_in: "realm.rs SandboxHooks::ensure_can_compile_strings",
+    },
+];
+
+/// Globals Boa creates that we remove, with the reason. Anything else unlisted is removed too.
+pub const REMOVED: &[(&str, &str)] = &[
+    (
+        "SharedArrayBuffer",
+        "no threads to share with; a shared counter is a high-resolution timer",
+    ),
+    (
+        "Atomics",
+        "Atomics.wait could block the worker's thread; nothing to synchronise with",
+    ),
+];
+
+/// Whether `name` is a global the guest is given by the table.
+#[must_use]
+pub fn is_guest_global(name: &str) -> bool {
+    GLOBALS.iter().any(|c| c.names.contains(&name))
+}
+
+/// Words that cannot name a global binding the guest could call.
+pub const RESERVED_WORDS: &[&str] = &[
+    "await",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "implements",
+    "import",
+    "in",
+    "instanceof",
+    "interface",
+    "let",
+    "new",
+    "null",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "static",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+    "arguments",
+];
+
+/// The host handler endowment, installed under the name the host chose.
+pub const HANDLER: Capability = Capability {
+    names: &[],
+    source: Source::Endowment,
+    invariant: "a native function: arguments leave by structured clone, the return value \
+                comes back by clone, a host throw becomes a fresh guest error carrying only \
+                name and message; the host handler never sees a guest object nor the guest a \
+                host object",
+    enforced_in: "realm.rs install_handler",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_are_unique_and_not_removed() {
+        let mut seen = HashSet::new();
+        for c in GLOBALS {
+            for n in c.names {
+                assert!(seen.insert(*n), "duplicate {n}");
+            }
+        }
+        for (n, _) in REMOVED {
+            assert!(!seen.contains(n), "{n} both allowed and removed");
+        }
+    }
+}

@@ -1,0 +1,516 @@
+//! Guest values → Graph, following HTML's StructuredSerialize.
+//!
+//! Invariants:
+//! - no engine object survives: the output is plain Rust data;
+//! - traversal is iterative (an explicit work list), so nesting never grows the native stack;
+//! - depth, object count and byte size are capped before anything is allocated for them;
+//! - guest getters run (as in HTML), under the caller's instruction budget and deadline.
+
+use std::collections::HashMap;
+
+use boa_engine::builtins::error::Error as ErrorData;
+use boa_engine::builtins::object::OrdinaryObject;
+use boa_engine::builtins::typed_array::TypedArrayKind;
+use boa_engine::object::builtins::{
+    JsArrayBuffer, JsDataView, JsDate, JsMap, JsProxy, JsRegExp, JsSet, JsTypedArray,
+};
+use boa_engine::property::PropertyKey;
+use boa_engine::{Context, JsError, JsObject, JsString, JsValue, JsVariant, js_string};
+
+use crate::error::{Limit, SandboxError};
+use crate::value::{
+    CloneLimits, ErrorName, Graph, ObjId, Object, Path, PathSeg, Text, Value, ViewKind,
+};
+
+/// Intrinsics captured before any guest code ran, so the guest cannot swap them.
+#[derive(Clone)]
+pub struct Captured {
+    /// `Object.prototype.propertyIsEnumerable`
+    pub property_is_enumerable: JsObject,
+    /// The getter of `Error.prototype.stack`.
+    pub error_stack_getter: Option<JsObject>,
+}
+
+/// Why a conversion out of the guest failed.
+#[derive(Debug)]
+pub enum CloneError {
+    /// A typed boundary error (not cloneable, over a cap).
+    Boundary(SandboxError),
+    /// The guest threw (a getter) or a limit stopped it; propagate as-is.
+    Guest(JsError),
+}
+
+impl From<JsError> for CloneError {
+    fn from(e: JsError) -> Self {
+        CloneError::Guest(e)
+    }
+}
+
+type Result<T> = std::result::Result<T, CloneError>;
+
+struct Task {
+    object: JsObject,
+    id: ObjId,
+    kind: Kind,
+    path: Path,
+}
+
+enum Kind {
+    Plain,
+    Array,
+    Map,
+    Set,
+    Error,
+}
+
+struct Walker<'a> {
+    context: &'a mut Context,
+    captured: &'a Captured,
+    limits: CloneLimits,
+    graph: Graph,
+    seen: HashMap<JsObject, ObjId>,
+    tasks: Vec<Task>,
+    bytes: usize,
+}
+
+/// Converts a guest value to a boundary graph.
+///
+/// # Errors
+/// [`CloneError::Boundary`] with `SANDBOX_NOT_CLONEABLE` and the path for functions,
+/// symbols, proxies, promises, weak collections and other exotic objects, or
+/// `SANDBOX_LIMIT_EXCEEDED` for depth, count and size caps; [`CloneError::Guest`] when a
+/// guest getter throws or a limit stops it.
+pub fn from_guest(
+    value: &JsValue,
+    captured: &Captured,
+    limits: CloneLimits,
+    context: &mut Context,
+) -> Result<Graph> {
+    let mut walker = Walker {
+        context,
+        captured,
+        limits,
+        graph: Graph::undefined(),
+        seen: HashMap::new(),
+        tasks: Vec::new(),
+        bytes: 0,
+    };
+    let root = walker.value(value, &Path::root())?;
+    while let Some(task) = walker.tasks.pop() {
+        walker.fill(task)?;
+    }
+    walker.graph.root = root;
+    Ok(walker.graph)
+}
+
+fn boundary(e: SandboxError) -> CloneError {
+    CloneError::Boundary(e)
+}
+
+impl Walker<'_> {
+    fn charge(&mut self, bytes: usize, path: &Path) -> Result<()> {
+        self.bytes = self.bytes.saturating_add(bytes);
+        if self.bytes > self.limits.max_bytes {
+            let mut e = SandboxError::limit(
+                Limit::CloneBytes,
+                format!(
+                    "value at {} makes the clone larger than maxCloneBytes ({})",
+                    path.render(),
+                    self.limits.max_bytes
+                ),
+            );
+            e.details.path = Some(path.render());
+            return Err(boundary(e));
+        }
+        Ok(())
+    }
+
+    fn value(&mut self, value: &JsValue, path: &Path) -> Result<Value> {
+        self.charge(8, path)?;
+        Ok(match value.variant() {
+            JsVariant::Undefined => Value::Undefined,
+            JsVariant::Null => Value::Null,
+            JsVariant::Boolean(b) => Value::Bool(b),
+            JsVariant::Integer32(i) => Value::Number(f64::from(i)),
+            JsVariant::Float64(f) => Value::Number(f),
+            JsVariant::BigInt(b) => {
+                let s = b.to_string();
+                self.charge(s.len(), path)?;
+                Value::BigInt(s)
+            }
+            JsVariant::String(s) => {
+                self.charge(s.len() * 2, path)?;
+                Value::String(text(&s))
+            }
+            JsVariant::Symbol(_) => {
+                return Err(boundary(SandboxError::not_cloneable(
+                    &path.render(),
+                    "symbol",
+                )));
+            }
+            JsVariant::Object(o) => Value::Object(self.object(&o, path)?),
+        })
+    }
+
+    fn object(&mut self, o: &JsObject, path: &Path) -> Result<ObjId> {
+        if let Some(id) = self.seen.get(o) {
+            return Ok(*id);
+        }
+        if path.depth() > self.limits.max_depth {
+            let mut e = SandboxError::limit(
+                Limit::CloneDepth,
+                format!(
+                    "value at {} is nested deeper than maxCloneDepth ({})",
+                    path.render(),
+                    self.limits.max_depth
+                ),
+            );
+            e.details.path = Some(path.render());
+            return Err(boundary(e));
+        }
+        if self.graph.objects.len() >= self.limits.max_objects {
+            let mut e = SandboxError::limit(
+                Limit::CloneObjects,
+                format!(
+                    "value at {} has more objects than maxCloneObjects ({})",
+                    path.render(),
+                    self.limits.max_objects
+                ),
+            );
+            e.details.path = Some(path.render());
+            return Err(boundary(e));
+        }
+        let refuse = |what: &str| Err(boundary(SandboxError::not_cloneable(&path.render(), what)));
+        // Proxies first: a Proxy is neither its target's kind nor safe to introspect.
+        if JsProxy::from_object(o.clone()).is_ok() {
+            return refuse("Proxy");
+        }
+        if o.is_callable() {
+            return refuse("function");
+        }
+        let (object, kind) = if o.is::<OrdinaryObject>() {
+            (Object::Plain(Vec::new()), Some(Kind::Plain))
+        } else if o.is_array() {
+            let length = o.get(js_string!("length"), self.context)?;
+            let length = length.as_number().unwrap_or(0.0) as u32;
+            (
+                Object::Array {
+                    length,
+                    elements: Vec::new(),
+                    extra: Vec::new(),
+                },
+                Some(Kind::Array),
+            )
+        } else if JsMap::from_object(o.clone()).is_ok() {
+            (Object::Map(Vec::new()), Some(Kind::Map))
+        } else if JsSet::from_object(o.clone()).is_ok() {
+            (Object::Set(Vec::new()), Some(Kind::Set))
+        } else if let Ok(date) = JsDate::from_object(o.clone()) {
+            let t = date.get_time(self.context)?.as_number().unwrap_or(f64::NAN);
+            (Object::Date(t), None)
+        } else if let Ok(re) = JsRegExp::from_object(o.clone()) {
+            let source = re.source(self.context)?;
+            let flags = re.flags(self.context)?;
+            self.charge(source.len() + flags.len(), path)?;
+            (
+                Object::RegExp {
+                    source: Text::Utf8(source),
+                    flags,
+                },
+                None,
+            )
+        } else if o.is::<ErrorData>() {
+            (
+                Object::Error {
+                    name: ErrorName::Error,
+                    message: None,
+                    stack: None,
+                    cause: None,
+                },
+                Some(Kind::Error),
+            )
+        } else if let Ok(buffer) = JsArrayBuffer::from_object(o.clone()) {
+            let Some(bytes) = buffer.to_vec() else {
+                return refuse("detached ArrayBuffer");
+            };
+            self.charge(bytes.len(), path)?;
+            (Object::ArrayBuffer(bytes), None)
+        } else if let Ok(ta) = JsTypedArray::from_object(o.clone()) {
+            let Some(kind) = ta.kind().and_then(view_kind) else {
+                return refuse("typed array of an unsupported kind");
+            };
+            let buffer = ta.buffer(self.context)?;
+            let byte_offset = ta.byte_offset(self.context)?;
+            let length = ta.length(self.context)?;
+            let id = self.reserve(o, Object::Plain(Vec::new()));
+            let buffer = self.buffer_id(&buffer, path)?;
+            self.graph.objects[id.0 as usize] = Object::View {
+                kind,
+                buffer,
+                byte_offset,
+                length,
+            };
+            return Ok(id);
+        } else if let Ok(dv) = JsDataView::from_object(o.clone()) {
+            let buffer = dv.buffer(self.context)?;
+            let byte_offset = usize::try_from(dv.byte_offset(self.context)?).unwrap_or(usize::MAX);
+            let length = usize::try_from(dv.byte_length(self.context)?).unwrap_or(usize::MAX);
+            let id = self.reserve(o, Object::Plain(Vec::new()));
+            let buffer = self.buffer_id(&buffer, path)?;
+            self.graph.objects[id.0 as usize] = Object::View {
+                kind: ViewKind::DataView,
+                buffer,
+                byte_offset,
+                length,
+            };
+            return Ok(id);
+        } else if let Some(b) = o.downcast_ref::<bool>().map(|b| *b) {
+            (Object::BooleanObject(b), None)
+        } else if let Some(n) = o.downcast_ref::<f64>().map(|n| *n) {
+            (Object::NumberObject(n), None)
+        } else if let Some(s) = o.downcast_ref::<JsString>().map(|s| s.clone()) {
+            self.charge(s.len() * 2, path)?;
+            (Object::StringObject(text(&s)), None)
+        } else if let Some(b) = o
+            .downcast_ref::<boa_engine::JsBigInt>()
+            .map(|b| b.to_string())
+        {
+            (Object::BigIntObject(b), None)
+        } else {
+            return refuse(&exotic_name(o));
+        };
+        let id = self.reserve(o, object);
+        if let Some(kind) = kind {
+            self.tasks.push(Task {
+                object: o.clone(),
+                id,
+                kind,
+                path: path.clone(),
+            });
+        }
+        Ok(id)
+    }
+
+    fn reserve(&mut self, o: &JsObject, object: Object) -> ObjId {
+        let id = self.graph.push(object);
+        self.seen.insert(o.clone(), id);
+        id
+    }
+
+    fn buffer_id(&mut self, buffer: &JsValue, path: &Path) -> Result<ObjId> {
+        match buffer.as_object() {
+            Some(b) if JsArrayBuffer::from_object(b.clone()).is_ok() => {
+                self.object(&b, &path.child(PathSeg::Key("buffer".into())))
+            }
+            _ => Err(boundary(SandboxError::not_cloneable(
+                &path.render(),
+                "view over a SharedArrayBuffer",
+            ))),
+        }
+    }
+
+    /// Own enumerable string-keyed properties, in [[OwnPropertyKeys]] order.
+    fn enumerable_keys(&mut self, o: &JsObject) -> Result<Vec<PropertyKey>> {
+        let keys = o.own_property_keys(self.context)?;
+        let mut out = Vec::with_capacity(keys.len());
+        for key in keys {
+            let key_value: JsValue = match &key {
+                PropertyKey::Symbol(_) => continue,
+                PropertyKey::String(s) => s.clone().into(),
+                PropertyKey::Index(i) => JsValue::from(i.get()),
+            };
+            let enumerable = self.captured.property_is_enumerable.call(
+                &o.clone().into(),
+                &[key_value],
+                self.context,
+            )?;
+            if enumerable.to_boolean() {
+                out.push(key);
+            }
+        }
+        Ok(out)
+    }
+
+    fn fill(&mut self, task: Task) -> Result<()> {
+        let Task {
+            object: o,
+            id,
+            kind,
+            path,
+        } = task;
+        let filled = match kind {
+            Kind::Plain => {
+                let mut entries = Vec::new();
+                for key in self.enumerable_keys(&o)? {
+                    let (name, seg) = key_text(&key);
+                    let v = o.get(key, self.context)?;
+                    self.charge(name.byte_len(), &path)?;
+                    let v = self.value(&v, &path.child(seg))?;
+                    entries.push((name, v));
+                }
+                Object::Plain(entries)
+            }
+            Kind::Array => {
+                let length = match self.graph.get(id) {
+                    Some(Object::Array { length, .. }) => *length,
+                    _ => 0,
+                };
+                let mut elements = Vec::new();
+                let mut extra = Vec::new();
+                for key in self.enumerable_keys(&o)? {
+                    let (name, seg) = key_text(&key);
+                    let index = match &key {
+                        PropertyKey::Index(i) => Some(i.get()),
+                        _ => None,
+                    };
+                    let v = o.get(key, self.context)?;
+                    let v = self.value(&v, &path.child(seg))?;
+                    match index {
+                        Some(i) => elements.push((i, v)),
+                        None => {
+                            self.charge(name.byte_len(), &path)?;
+                            extra.push((name, v));
+                        }
+                    }
+                }
+                Object::Array {
+                    length,
+                    elements,
+                    extra,
+                }
+            }
+            Kind::Map => {
+                let map = JsMap::from_object(o.clone())?;
+                let mut raw = Vec::new();
+                map.for_each_native(|k, v| {
+                    raw.push((k, v));
+                    Ok(())
+                })?;
+                let mut entries = Vec::with_capacity(raw.len());
+                for (i, (k, v)) in raw.into_iter().enumerate() {
+                    let k = self.value(&k, &path.child(PathSeg::Entry(i, "key")))?;
+                    let v = self.value(&v, &path.child(PathSeg::Entry(i, "value")))?;
+                    entries.push((k, v));
+                }
+                Object::Map(entries)
+            }
+            Kind::Set => {
+                let set = JsSet::from_object(o.clone())
+                    .map_err(|_| boundary(SandboxError::not_cloneable(&path.render(), "Set")))?;
+                let mut raw = Vec::new();
+                set.for_each_native(|v| {
+                    raw.push(v);
+                    Ok(())
+                })?;
+                let mut values = Vec::with_capacity(raw.len());
+                for (i, v) in raw.into_iter().enumerate() {
+                    values.push(self.value(&v, &path.child(PathSeg::Entry(i, "value")))?);
+                }
+                Object::Set(values)
+            }
+            Kind::Error => self.error(&o, &path)?,
+        };
+        self.graph.objects[id.0 as usize] = filled;
+        Ok(())
+    }
+
+    fn error(&mut self, o: &JsObject, path: &Path) -> Result<Object> {
+        let name = o.get(js_string!("name"), self.context)?;
+        let name = match name.as_string() {
+            Some(s) => ErrorName::from_name(&s.to_std_string_lossy()),
+            None => ErrorName::Error,
+        };
+        let message = if o.has_own_property(js_string!("message"), self.context)? {
+            let m = o.get(js_string!("message"), self.context)?;
+            let m = m.to_string(self.context)?;
+            self.charge(m.len() * 2, path)?;
+            Some(text(&m))
+        } else {
+            None
+        };
+        let stack = if o.has_own_property(js_string!("stack"), self.context)? {
+            o.get(js_string!("stack"), self.context)?
+        } else if let Some(getter) = &self.captured.error_stack_getter {
+            getter.call(&o.clone().into(), &[], self.context)?
+        } else {
+            JsValue::undefined()
+        };
+        let stack = match stack.as_string() {
+            Some(s) => {
+                self.charge(s.len() * 2, path)?;
+                Some(text(&s))
+            }
+            None => None,
+        };
+        let cause = if o.has_own_property(js_string!("cause"), self.context)? {
+            let c = o.get(js_string!("cause"), self.context)?;
+            Some(self.value(&c, &path.child(PathSeg::Key("cause".into())))?)
+        } else {
+            None
+        };
+        Ok(Object::Error {
+            name,
+            message,
+            stack,
+            cause,
+        })
+    }
+}
+
+fn key_text(key: &PropertyKey) -> (Text, PathSeg) {
+    match key {
+        PropertyKey::String(s) => {
+            let t = text(s);
+            let seg = PathSeg::Key(t.to_lossy());
+            (t, seg)
+        }
+        PropertyKey::Index(i) => (
+            Text::Utf8(i.get().to_string()),
+            PathSeg::Index(u64::from(i.get())),
+        ),
+        PropertyKey::Symbol(_) => (Text::Utf8(String::new()), PathSeg::Key(String::new())),
+    }
+}
+
+/// Boundary text from a JS string, keeping lone surrogates.
+pub fn text(s: &JsString) -> Text {
+    match s.to_std_string() {
+        Ok(s) => Text::Utf8(s),
+        Err(_) => Text::Utf16(s.to_vec()),
+    }
+}
+
+fn view_kind(kind: TypedArrayKind) -> Option<ViewKind> {
+    Some(match kind {
+        TypedArrayKind::Int8 => ViewKind::Int8,
+        TypedArrayKind::Uint8 => ViewKind::Uint8,
+        TypedArrayKind::Uint8Clamped => ViewKind::Uint8Clamped,
+        TypedArrayKind::Int16 => ViewKind::Int16,
+        TypedArrayKind::Uint16 => ViewKind::Uint16,
+        TypedArrayKind::Int32 => ViewKind::Int32,
+        TypedArrayKind::Uint32 => ViewKind::Uint32,
+        TypedArrayKind::Float32 => ViewKind::Float32,
+        TypedArrayKind::Float64 => ViewKind::Float64,
+        TypedArrayKind::BigInt64 => ViewKind::BigInt64,
+        TypedArrayKind::BigUint64 => ViewKind::BigUint64,
+        #[allow(unreachable_patterns)]
+        _ => return None,
+    })
+}
+
+/// A name for a refused object, for the error's `value_type`.
+fn exotic_name(o: &JsObject) -> String {
+    use boa_engine::builtins::promise::Promise;
+    use boa_engine::object::builtins::{JsWeakMap, JsWeakSet};
+    if o.is::<Promise>() {
+        "Promise".into()
+    } else if JsWeakMap::from_object(o.clone()).is_ok() {
+        "WeakMap".into()
+    } else if JsWeakSet::from_object(o.clone()).is_ok() {
+        "WeakSet".into()
+    } else if o.downcast_ref::<boa_engine::JsSymbol>().is_some() {
+        "Symbol object".into()
+    } else {
+        "exotic object".into()
+    }
+}

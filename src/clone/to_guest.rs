@@ -1,0 +1,272 @@
+//! Graph → guest values, built from the guest realm's intrinsics.
+//!
+//! Invariant: properties are defined with CreateDataProperty and collections are filled
+//! through the intrinsic methods, never through `[[Set]]` or a method lookup, so guest
+//! setters on `Object.prototype` or a patched `Map.prototype.set` never run here.
+
+use boa_engine::object::builtins::{
+    AlignedVec, JsArray, JsArrayBuffer, JsDate, JsMap, JsRegExp, JsSet,
+};
+use boa_engine::property::PropertyDescriptor;
+use boa_engine::{
+    Context, JsBigInt, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, js_string,
+};
+
+use crate::value::{ErrorName, Graph, ObjId, Object, Text, Value, ViewKind};
+
+/// Builds `graph` inside the realm of `context`.
+///
+/// # Errors
+/// A guest `TypeError`/`RangeError` if the graph is malformed (bad ids, views out of
+/// bounds) or an allocation is refused by the engine.
+pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
+    let mut shells: Vec<Option<JsObject>> = vec![None; graph.objects.len()];
+    // Views need their buffers, so they are created after everything else.
+    for (i, object) in graph.objects.iter().enumerate() {
+        if !matches!(object, Object::View { .. }) {
+            shells[i] = Some(shell(object, context)?);
+        }
+    }
+    for (i, object) in graph.objects.iter().enumerate() {
+        if let Object::View {
+            kind,
+            buffer,
+            byte_offset,
+            length,
+        } = object
+        {
+            let buffer = match (graph.get(*buffer), shells.get(buffer.0 as usize)) {
+                (Some(Object::ArrayBuffer(bytes)), Some(Some(b))) => {
+                    let end = length
+                        .checked_mul(kind.element_size())
+                        .and_then(|n| n.checked_add(*byte_offset));
+                    if end.is_none_or(|end| end > bytes.len()) {
+                        return Err(malformed("view out of its buffer's bounds"));
+                    }
+                    b.clone()
+                }
+                _ => return Err(malformed("view without an ArrayBuffer")),
+            };
+            shells[i] = Some(view(*kind, buffer, *byte_offset, *length, context)?);
+        }
+    }
+    let lookup = |id: &ObjId| -> JsResult<JsObject> {
+        shells
+            .get(id.0 as usize)
+            .and_then(Clone::clone)
+            .ok_or_else(|| malformed("dangling object reference"))
+    };
+    let value = |v: &Value, context: &mut Context| -> JsResult<JsValue> {
+        Ok(match v {
+            Value::Object(id) => lookup(id)?.into(),
+            other => primitive(other, context)?,
+        })
+    };
+    for (i, object) in graph.objects.iter().enumerate() {
+        let target = lookup(&ObjId(u32::try_from(i).unwrap_or(u32::MAX)))?;
+        match object {
+            Object::Plain(entries) => {
+                for (k, v) in entries {
+                    let v = value(v, context)?;
+                    target.create_data_property_or_throw(text(k), v, context)?;
+                }
+            }
+            Object::Array {
+                length,
+                elements,
+                extra,
+            } => {
+                for (index, v) in elements {
+                    let v = value(v, context)?;
+                    target.create_data_property_or_throw(*index, v, context)?;
+                }
+                target.set(js_string!("length"), *length, true, context)?;
+                for (k, v) in extra {
+                    let v = value(v, context)?;
+                    target.create_data_property_or_throw(text(k), v, context)?;
+                }
+            }
+            Object::Map(entries) => {
+                let map = JsMap::from_object(target)?;
+                for (k, v) in entries {
+                    let k = value(k, context)?;
+                    let v = value(v, context)?;
+                    map.set(k, v, context)?;
+                }
+            }
+            Object::Set(values) => {
+                let set =
+                    JsSet::from_object(target).map_err(|_| malformed("Set shell is not a Set"))?;
+                for v in values {
+                    let v = value(v, context)?;
+                    set.add(v, context)?;
+                }
+            }
+            Object::Error { cause, stack, .. } => {
+                if let Some(stack) = stack {
+                    define_hidden(&target, "stack", text(stack).into(), context)?;
+                }
+                if let Some(cause) = cause {
+                    let cause = value(cause, context)?;
+                    define_hidden(&target, "cause", cause, context)?;
+                }
+            }
+            Object::Date(_)
+            | Object::RegExp { .. }
+            | Object::ArrayBuffer(_)
+            | Object::View { .. }
+            | Object::BooleanObject(_)
+            | Object::NumberObject(_)
+            | Object::StringObject(_)
+            | Object::BigIntObject(_) => {}
+        }
+    }
+    value(&graph.root, context)
+}
+
+fn malformed(what: &str) -> JsError {
+    JsNativeError::typ()
+        .with_message(format!("malformed boundary value: {what}"))
+        .into()
+}
+
+/// A JS string from boundary text, keeping lone surrogates.
+pub fn text(t: &Text) -> JsString {
+    match t {
+        Text::Utf8(s) => JsString::from(s.as_str()),
+        Text::Utf16(units) => JsString::from(units.as_slice()),
+    }
+}
+
+fn primitive(v: &Value, _context: &mut Context) -> JsResult<JsValue> {
+    Ok(match v {
+        Value::Undefined => JsValue::undefined(),
+        Value::Null => JsValue::null(),
+        Value::Bool(b) => JsValue::from(*b),
+        Value::Number(n) => JsValue::from(*n),
+        Value::BigInt(s) => JsValue::from(bigint(s)?),
+        Value::String(t) => JsValue::from(text(t)),
+        Value::Object(_) => return Err(malformed("object where a primitive was expected")),
+    })
+}
+
+fn bigint(s: &str) -> JsResult<JsBigInt> {
+    JsBigInt::from_string(s).ok_or_else(|| malformed("BigInt is not a decimal integer"))
+}
+
+fn define_hidden(
+    target: &JsObject,
+    key: &str,
+    value: JsValue,
+    context: &mut Context,
+) -> JsResult<()> {
+    target.define_property_or_throw(
+        JsString::from(key),
+        PropertyDescriptor::builder()
+            .value(value)
+            .writable(true)
+            .enumerable(false)
+            .configurable(true),
+        context,
+    )?;
+    Ok(())
+}
+
+fn shell(object: &Object, context: &mut Context) -> JsResult<JsObject> {
+    let ctors = context.intrinsics().constructors();
+    Ok(match object {
+        Object::Plain(_) => JsObject::with_object_proto(context.intrinsics()),
+        Object::Array { .. } => JsArray::new(context)?.into(),
+        Object::Map(_) => JsMap::new(context).into(),
+        Object::Set(_) => JsSet::new(context).into(),
+        Object::Date(t) => {
+            let date = JsDate::new(context);
+            date.set_time(*t, context)?;
+            date.into()
+        }
+        Object::RegExp { source, flags } => {
+            JsRegExp::new(text(source), JsString::from(flags.as_str()), context)?.into()
+        }
+        Object::Error { name, message, .. } => {
+            let native = match name {
+                ErrorName::Error => JsNativeError::error(),
+                ErrorName::EvalError => JsNativeError::eval(),
+                ErrorName::RangeError => JsNativeError::range(),
+                ErrorName::ReferenceError => JsNativeError::reference(),
+                ErrorName::SyntaxError => JsNativeError::syntax(),
+                ErrorName::TypeError => JsNativeError::typ(),
+                ErrorName::UriError => JsNativeError::uri(),
+            };
+            let native = match message {
+                Some(m) => native.with_message(m.to_lossy()),
+                None => native,
+            };
+            native.into_opaque(context)
+        }
+        Object::ArrayBuffer(bytes) => {
+            let block = AlignedVec::from_iter(0, bytes.iter().copied());
+            JsArrayBuffer::from_byte_block(block, context)?.into()
+        }
+        Object::View { .. } => return Err(malformed("view created out of order")),
+        Object::BooleanObject(b) => {
+            ctors
+                .boolean()
+                .constructor()
+                .construct(&[JsValue::from(*b)], None, context)?
+        }
+        Object::NumberObject(n) => {
+            ctors
+                .number()
+                .constructor()
+                .construct(&[JsValue::from(*n)], None, context)?
+        }
+        Object::StringObject(s) => {
+            ctors
+                .string()
+                .constructor()
+                .construct(&[JsValue::from(text(s))], None, context)?
+        }
+        Object::BigIntObject(s) => {
+            // `new BigInt` throws; `Object(1n)` is how a BigInt wrapper is made.
+            let object_ctor = ctors.object().constructor();
+            object_ctor
+                .call(&JsValue::undefined(), &[JsValue::from(bigint(s)?)], context)?
+                .as_object()
+                .ok_or_else(|| malformed("Object(bigint) did not return an object"))?
+                .clone()
+        }
+    })
+}
+
+fn view(
+    kind: ViewKind,
+    buffer: JsObject,
+    byte_offset: usize,
+    length: usize,
+    context: &mut Context,
+) -> JsResult<JsObject> {
+    let ctors = context.intrinsics().constructors();
+    let ctor = match kind {
+        ViewKind::Int8 => ctors.typed_int8_array(),
+        ViewKind::Uint8 => ctors.typed_uint8_array(),
+        ViewKind::Uint8Clamped => ctors.typed_uint8clamped_array(),
+        ViewKind::Int16 => ctors.typed_int16_array(),
+        ViewKind::Uint16 => ctors.typed_uint16_array(),
+        ViewKind::Int32 => ctors.typed_int32_array(),
+        ViewKind::Uint32 => ctors.typed_uint32_array(),
+        ViewKind::Float32 => ctors.typed_float32_array(),
+        ViewKind::Float64 => ctors.typed_float64_array(),
+        ViewKind::BigInt64 => ctors.typed_bigint64_array(),
+        ViewKind::BigUint64 => ctors.typed_biguint64_array(),
+        ViewKind::DataView => ctors.data_view(),
+    };
+    ctor.constructor().construct(
+        &[
+            buffer.into(),
+            JsValue::from(byte_offset as f64),
+            JsValue::from(length as f64),
+        ],
+        None,
+        context,
+    )
+}

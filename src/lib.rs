@@ -1,0 +1,24 @@
+//! isolated-realm: run untrusted JavaScript behind a structured-clone boundary.
+//!
+//! The core (everything but `bindings`) is plain Rust over Boa and runs under `cargo test`.
+//! Only `bindings` touches wasm-bindgen and the browser.
+#![cfg_attr(not(test), forbid(clippy::unwrap_used))]
+#![warn(missing_docs)]
+
+pub mod budget;
+pub mod capabilities;
+pub mod clone;
+pub mod error;
+pub mod guards;
+pub mod jobs;
+pub mod options;
+pub mod realm;
+pub mod value;
+
+#[cfg(target_arch = "wasm32")]
+pub mod bindings;
+
+pub use error::{ErrorCode, Limit, SandboxError, TerminationReason};
+pub use options::{EvalOptions, Limits, RealmOptions};
+pub use realm::{HandlerFailure, HostHandler, Realm};
+pub use value::{Graph, Object, Text, Value};

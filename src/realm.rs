@@ -1,0 +1,678 @@
+//! The isolated realm: a Boa context whose only contact with the host is cloned data.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use boa_engine::context::{ContextBuilder, HostHooks};
+use boa_engine::error::{EngineError, RuntimeLimitError};
+use boa_engine::module::IdleModuleLoader;
+use boa_engine::object::builtins::JsArray;
+use boa_engine::property::{PropertyDescriptor, PropertyKey};
+use boa_engine::realm::Realm as BoaRealm;
+use boa_engine::{
+    Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Script, Source,
+    js_string,
+};
+
+use crate::budget::Meter;
+use crate::capabilities;
+use crate::clone::{Captured, CloneError, from_guest, to_guest};
+use crate::error::{ErrorCode, Limit, Location, Result, SandboxError, TerminationReason};
+use crate::jobs::JobQueue;
+use crate::options::{EvalOptions, Limits, RealmOptions};
+use crate::value::{CloneLimits, ErrorName, Graph, Object, Value};
+
+/// What a host handler's failure looks like to the guest: a fresh guest error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HandlerFailure {
+    /// Error constructor to use; unknown names become `Error`.
+    pub name: ErrorName,
+    /// Its message.
+    pub message: String,
+}
+
+/// The host side of `exposeHandlerAs`. Receives the guest's arguments as one cloned
+/// array and answers with a cloned value or a failure.
+pub trait HostHandler {
+    /// Handles one guest call.
+    ///
+    /// # Errors
+    /// A [`HandlerFailure`] becomes a guest error of that name and message.
+    fn call(&self, args: Graph) -> std::result::Result<Graph, HandlerFailure>;
+}
+
+/// Host hooks of every sandbox context.
+struct SandboxHooks {
+    allow_code_generation: bool,
+    code_generation_denied: Cell<bool>,
+}
+
+const MAX_BUFFER_BYTES: u64 = 256 * 1024 * 1024;
+
+impl HostHooks for SandboxHooks {
+    fn ensure_can_compile_strings(
+        &self,
+        _realm: BoaRealm,
+        _parameters: &[JsString],
+        _body: &JsString,
+        _direct: bool,
+        _context: &mut Context,
+    ) -> JsResult<()> {
+        // Invariant: with allowCodeGeneration false, no string becomes code, whichever
+        // evaluator (eval, Function, async/generator constructors) is reached.
+        if self.allow_code_generation {
+            return Ok(());
+        }
+        self.code_generation_denied.set(true);
+        Err(JsNativeError::eval()
+            .with_message("code generation from strings is disabled in this realm")
+            .into())
+    }
+
+    fn max_buffer_size(&self, _context: &mut Context) -> u64 {
+        // Invariant: one guest allocation request cannot ask for more than this.
+        MAX_BUFFER_BYTES
+    }
+}
+
+/// Per-realm state the handler function needs; reached through a registry because Boa
+/// native closures must be `Copy` (they hold only the realm id).
+struct HandlerSlot {
+    handler: Rc<dyn HostHandler>,
+    captured: Captured,
+    clone_limits: CloneLimits,
+}
+
+thread_local! {
+    static HANDLERS: RefCell<HashMap<u64, Rc<HandlerSlot>>> = RefCell::new(HashMap::new());
+    static NEXT_ID: Cell<u64> = const { Cell::new(1) };
+}
+
+struct Inner {
+    context: Context,
+    meter: Meter,
+    jobs: Rc<JobQueue>,
+    hooks: Rc<SandboxHooks>,
+    captured: Captured,
+}
+
+/// An isolated realm. Not thread-safe; one per context, one context per realm.
+pub struct Realm {
+    id: u64,
+    inner: Option<Inner>,
+    limits: Limits,
+}
+
+impl Realm {
+    /// Creates a realm with the guest global reduced to [`capabilities::GLOBALS`] and the
+    /// handler, if any, exposed under `options.expose_handler_as`.
+    ///
+    /// # Errors
+    /// `SANDBOX_INVALID_OPTIONS` for a handler without a name (or the reverse);
+    /// `SANDBOX_TERMINATED` if the engine cannot be created.
+    pub fn new(options: RealmOptions, handler: Option<Rc<dyn HostHandler>>) -> Result<Self> {
+        if handler.is_some() != options.expose_handler_as.is_some() {
+            return Err(SandboxError::invalid_option(
+                "exposeHandlerAs",
+                "and `handler` must be given together",
+            ));
+        }
+        let id = NEXT_ID.with(|n| {
+            let id = n.get();
+            n.set(id + 1);
+            id
+        });
+        let hooks = Rc::new(SandboxHooks {
+            allow_code_generation: options.allow_code_generation,
+            code_generation_denied: Cell::new(false),
+        });
+        let jobs = Rc::new(JobQueue::default());
+        let mut context = ContextBuilder::new()
+            .host_hooks(hooks.clone())
+            .job_executor(jobs.clone())
+            // Invariant: no module is ever loaded from the filesystem or network by the
+            // engine itself; Boa's default loader would read the working directory.
+            .module_loader(Rc::new(IdleModuleLoader))
+            .instructions_remaining(0)
+            .build()
+            .map_err(|e| internal(&format!("engine start failed: {e}")))?;
+        let limits = options.limits.clone();
+        {
+            let rl = context.runtime_limits_mut();
+            rl.set_recursion_limit(limits.max_recursion);
+            rl.set_stack_size_limit(limits.max_stack_size);
+            match limits.max_loop_iterations {
+                Some(n) => rl.set_loop_iteration_limit(n),
+                None => rl.disable_loop_iteration_limit(),
+            }
+        }
+        let meter = Meter::default();
+        let captured = capture_intrinsics(&mut context, &meter)?;
+        restrict_global(&mut context)?;
+        crate::guards::install(&mut context)
+            .map_err(|e| internal(&format!("installing builtin guards failed: {e}")))?;
+        if let (Some(name), Some(handler)) = (&options.expose_handler_as, handler) {
+            install_handler(&mut context, id, name)?;
+            let slot = HandlerSlot {
+                handler,
+                captured: captured.clone(),
+                clone_limits: limits.clone.clone(),
+            };
+            HANDLERS.with(|h| h.borrow_mut().insert(id, Rc::new(slot)));
+        }
+        Ok(Self {
+            id,
+            inner: Some(Inner {
+                context,
+                meter,
+                jobs,
+                hooks,
+                captured,
+            }),
+            limits,
+        })
+    }
+
+    /// Whether [`Realm::dispose`] was called or the engine failed fatally.
+    #[must_use]
+    pub fn is_disposed(&self) -> bool {
+        self.inner.is_none()
+    }
+
+    /// The limits in force.
+    #[must_use]
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Evaluates a script and returns a structured clone of its completion value.
+    ///
+    /// # Errors
+    /// `SANDBOX_SYNTAX`, `SANDBOX_GUEST_THREW`, `SANDBOX_LIMIT_EXCEEDED`,
+    /// `SANDBOX_NOT_CLONEABLE`, `SANDBOX_POLICY_DENIED` (code generation denied),
+    /// `SANDBOX_DISPOSED`, `SANDBOX_TERMINATED` (engine panic; the realm is then disposed).
+    pub fn eval(&mut self, source: &str, options: &EvalOptions) -> Result<Graph> {
+        if source.len() > self.limits.max_source_length {
+            return Err(SandboxError::limit(
+                Limit::SourceLength,
+                format!(
+                    "source is {} bytes, over maxSourceLength ({})",
+                    source.len(),
+                    self.limits.max_source_length
+                ),
+            ));
+        }
+        let filename = options.filename.clone();
+        self.enter(move |inner| {
+            let path = std::path::Path::new(&filename);
+            let src = Source::from_bytes(source).with_path(path);
+            let script = Script::parse(src, None, &mut inner.context)
+                .map_err(|e| Failure::Syntax(syntax_error(&e, source, &filename)))?;
+            let value = script.evaluate(&mut inner.context)?;
+            Ok(value)
+        })
+    }
+
+    /// Defines (or replaces) a global binding in the guest as a clone of `value`.
+    ///
+    /// # Errors
+    /// `SANDBOX_INVALID_OPTIONS` for a non-identifier name; `SANDBOX_GUEST_THREW` if the
+    /// guest made the binding non-configurable; `SANDBOX_DISPOSED`.
+    pub fn set(&mut self, name: &str, value: &Graph) -> Result<()> {
+        if name.is_empty() {
+            return Err(SandboxError::invalid_option(
+                "name",
+                "must be a non-empty string",
+            ));
+        }
+        self.enter(|inner| {
+            let v = to_guest(value, &mut inner.context)?;
+            let global = inner.context.global_object();
+            global.define_property_or_throw(
+                JsString::from(name),
+                PropertyDescriptor::builder()
+                    .value(v)
+                    .writable(true)
+                    .enumerable(true)
+                    .configurable(true),
+                &mut inner.context,
+            )?;
+            Ok(JsValue::undefined())
+        })
+        .map(|_| ())
+    }
+
+    /// Calls the guest global function `name` with cloned `args` (a graph whose root is an
+    /// array) and returns a clone of its result.
+    ///
+    /// # Errors
+    /// As [`Realm::eval`]; a missing or non-callable `name` is a guest `TypeError`.
+    pub fn call(&mut self, name: &str, args: &Graph) -> Result<Graph> {
+        self.enter(|inner| {
+            let context = &mut inner.context;
+            let f = context.global_object().get(JsString::from(name), context)?;
+            let Some(f) = f.as_callable() else {
+                return Err(JsNativeError::typ()
+                    .with_message(format!("{name} is not a function"))
+                    .into());
+            };
+            let args = to_guest(args, context)?;
+            let args = match args.as_object() {
+                Some(a) => {
+                    let a = JsArray::from_object(a.clone())?;
+                    let len = a.length(context)?;
+                    let mut out = Vec::with_capacity(usize::try_from(len).unwrap_or(0).min(1024));
+                    for i in 0..len {
+                        out.push(a.get(i, context)?);
+                    }
+                    out
+                }
+                None => Vec::new(),
+            };
+            f.call(&JsValue::undefined(), &args, context)
+                .map_err(Failure::from)
+        })
+    }
+
+    /// Frees the engine. Later calls fail with `SANDBOX_DISPOSED`.
+    pub fn dispose(&mut self) {
+        self.inner = None;
+        HANDLERS.with(|h| h.borrow_mut().remove(&self.id));
+    }
+
+    /// Runs one entry: arm the meter, run `body`, drain jobs, clone the result out, map
+    /// every failure to a typed error.
+    fn enter<F>(&mut self, body: F) -> Result<Graph>
+    where
+        F: FnOnce(&mut Inner) -> std::result::Result<JsValue, Failure>,
+    {
+        let Some(inner) = self.inner.as_mut() else {
+            return Err(SandboxError::disposed());
+        };
+        inner.hooks.code_generation_denied.set(false);
+        inner.meter.arm(
+            &mut inner.context,
+            self.limits.instructions,
+            self.limits.timeout,
+        );
+        let result = body(inner).and_then(|v| {
+            inner.context.run_jobs()?;
+            let graph = from_guest(&v, &inner.captured, self.limits.clone, &mut inner.context)?;
+            Ok(graph)
+        });
+        // Boa can swallow an uncatchable error inside async resumption; the meter cannot be
+        // fooled: once it tripped, the entry failed.
+        let result = match (result, inner.meter.tripped()) {
+            (Ok(_), Some(_)) => Err(Failure::Js(EngineError::NoInstructionsRemain.into())),
+            (r, _) => r,
+        };
+        inner.meter.disarm(&mut inner.context);
+        match result {
+            Ok(graph) => Ok(graph),
+            Err(failure) => {
+                let error = self.classify(failure);
+                if let Some(inner) = self.inner.as_ref()
+                    && error.code == ErrorCode::LimitExceeded
+                {
+                    // The queued jobs belong to the aborted computation.
+                    inner.jobs.clear();
+                }
+                if error.code == ErrorCode::Terminated {
+                    self.dispose();
+                }
+                Err(error)
+            }
+        }
+    }
+
+    fn classify(&mut self, failure: Failure) -> SandboxError {
+        let Some(inner) = self.inner.as_mut() else {
+            return SandboxError::disposed();
+        };
+        match failure {
+            Failure::Syntax(e) | Failure::Boundary(e) => e,
+            Failure::Js(err) => classify_js(err, inner),
+        }
+    }
+}
+
+impl Drop for Realm {
+    fn drop(&mut self) {
+        HANDLERS.with(|h| h.borrow_mut().remove(&self.id));
+    }
+}
+
+/// A failed entry before classification.
+enum Failure {
+    Syntax(SandboxError),
+    Boundary(SandboxError),
+    Js(JsError),
+}
+
+impl From<JsError> for Failure {
+    fn from(e: JsError) -> Self {
+        Failure::Js(e)
+    }
+}
+
+impl From<JsNativeError> for Failure {
+    fn from(e: JsNativeError) -> Self {
+        Failure::Js(e.into())
+    }
+}
+
+impl From<CloneError> for Failure {
+    fn from(e: CloneError) -> Self {
+        match e {
+            CloneError::Boundary(e) => Failure::Boundary(e),
+            CloneError::Guest(e) => Failure::Js(e),
+        }
+    }
+}
+
+fn internal(message: &str) -> SandboxError {
+    SandboxError::terminated(TerminationReason::Crashed, message)
+}
+
+fn classify_js(err: JsError, inner: &mut Inner) -> SandboxError {
+    if let Some(engine) = err.as_engine() {
+        return match engine {
+            EngineError::NoInstructionsRemain => match inner.meter.tripped() {
+                Some(Limit::Deadline) => SandboxError::limit(
+                    Limit::Deadline,
+                    "the guest ran past its deadline (limits.timeoutMs)",
+                ),
+                _ => SandboxError::limit(
+                    Limit::Instructions,
+                    "the guest used up its instruction budget (limits.instructions)",
+                ),
+            },
+            EngineError::RuntimeLimit(RuntimeLimitError::Recursion) => SandboxError::limit(
+                Limit::Recursion,
+                "the guest nested calls deeper than limits.maxRecursion",
+            ),
+            EngineError::RuntimeLimit(RuntimeLimitError::StackSize) => SandboxError::limit(
+                Limit::Stack,
+                "the guest overflowed its value stack (limits.maxStackSize)",
+            ),
+            EngineError::RuntimeLimit(RuntimeLimitError::LoopIteration) => SandboxError::limit(
+                Limit::LoopIterations,
+                "a guest loop ran more than limits.maxLoopIterations times",
+            ),
+            EngineError::Panic(p) => internal(&format!("engine failure: {}", p.message())),
+        };
+    }
+    let denied = inner.hooks.code_generation_denied.get();
+    let thrown = match err.into_opaque(&mut inner.context) {
+        Ok(v) => v,
+        Err(e) => return internal(&format!("unclassifiable guest error: {e}")),
+    };
+    let mut e = guest_threw(&thrown, inner);
+    if denied && e.details.name.as_deref() == Some("EvalError") {
+        e.code = ErrorCode::PolicyDenied;
+        e.message = format!("code generation denied: {}", e.message);
+    }
+    e
+}
+
+/// `SANDBOX_GUEST_THREW` with name, message, stack and location of a thrown guest value.
+fn guest_threw(thrown: &JsValue, inner: &mut Inner) -> SandboxError {
+    // Reading the error runs no guest code we do not meter: arm a small budget.
+    inner.meter.arm(
+        &mut inner.context,
+        1_000_000,
+        web_time::Duration::from_millis(100),
+    );
+    let graph = from_guest(
+        thrown,
+        &inner.captured,
+        CloneLimits::default(),
+        &mut inner.context,
+    );
+    inner.meter.disarm(&mut inner.context);
+    let mut e = SandboxError::new(ErrorCode::GuestThrew, "");
+    match graph {
+        Ok(g) => match g.root {
+            Value::Object(id) => match g.get(id) {
+                Some(Object::Error {
+                    name,
+                    message,
+                    stack,
+                    ..
+                }) => {
+                    let message = message.as_ref().map(|m| m.to_lossy()).unwrap_or_default();
+                    let stack = stack.as_ref().map(|s| s.to_lossy());
+                    e.details.location = stack.as_deref().and_then(top_location);
+                    e.message = format!("uncaught {}: {message}", name.as_str());
+                    e.details.name = Some(name.as_str().to_owned());
+                    e.details.guest_message = Some(message);
+                    e.details.stack = stack;
+                }
+                _ => {
+                    e.message = "uncaught non-error object".into();
+                    e.details.name = Some("value".into());
+                }
+            },
+            ref primitive => {
+                let shown = match primitive {
+                    Value::String(t) => t.to_lossy(),
+                    Value::Number(n) => n.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                    Value::Null => "null".into(),
+                    Value::Undefined => "undefined".into(),
+                    Value::BigInt(b) => format!("{b}n"),
+                    Value::Object(_) => String::new(),
+                };
+                e.message = format!("uncaught value: {shown}");
+                e.details.name = Some("value".into());
+                e.details.guest_message = Some(shown);
+            }
+        },
+        Err(_) => {
+            e.message = "uncaught value that cannot be cloned".into();
+            e.details.name = Some("value".into());
+        }
+    }
+    if let Some(loc) = &e.details.location {
+        e.message = format!(
+            "{} (at {}:{}:{})",
+            e.message, loc.filename, loc.line, loc.column
+        );
+    }
+    e
+}
+
+/// The first bytecode frame of a Boa stack string: `    at f (file.js:3:7)`.
+fn top_location(stack: &str) -> Option<Location> {
+    stack.lines().find_map(|line| {
+        let inner = line.trim().strip_suffix(')')?;
+        let open = inner.rfind(" (")?;
+        let loc = &inner[open + 2..];
+        if loc.starts_with("native") {
+            return None;
+        }
+        let mut parts = loc.rsplitn(3, ':');
+        let column = parts.next()?.parse().ok()?;
+        let line_no = parts.next()?.parse().ok()?;
+        let filename = parts.next()?.to_owned();
+        Some(Location {
+            filename,
+            line: line_no,
+            column,
+        })
+    })
+}
+
+fn syntax_error(err: &JsError, _source: &str, filename: &str) -> SandboxError {
+    let message = err
+        .as_native()
+        .map(|n| n.message().to_string())
+        .unwrap_or_else(|| err.to_string());
+    let mut e = SandboxError::new(ErrorCode::Syntax, format!("syntax error: {message}"));
+    e.details.name = Some("SyntaxError".into());
+    e.details.guest_message = Some(message.clone());
+    if let Some((line, column)) = parse_position(&message) {
+        e.details.location = Some(Location {
+            filename: filename.to_owned(),
+            line,
+            column,
+        });
+        e.message = format!("{} (at {filename}:{line}:{column})", e.message);
+    }
+    e
+}
+
+/// Boa's parser messages end with `at line L, col C`.
+fn parse_position(message: &str) -> Option<(u32, u32)> {
+    let at = message.rfind("line ")?;
+    let rest = &message[at + 5..];
+    let (line, rest) = rest.split_once(',')?;
+    let col = rest.trim().strip_prefix("col ")?;
+    let col: String = col.chars().take_while(char::is_ascii_digit).collect();
+    Some((line.trim().parse().ok()?, col.parse().ok()?))
+}
+
+/// Captures intrinsics the boundary relies on, before any guest code can replace them.
+fn capture_intrinsics(context: &mut Context, meter: &Meter) -> Result<Captured> {
+    meter.arm(context, 1_000_000, web_time::Duration::from_secs(5));
+    let result = (|| -> JsResult<Captured> {
+        let object_proto = context.intrinsics().constructors().object().prototype();
+        let property_is_enumerable = object_proto
+            .get(js_string!("propertyIsEnumerable"), context)?
+            .as_object()
+            .ok_or_else(|| JsNativeError::typ().with_message("propertyIsEnumerable missing"))?
+            .clone();
+        let get_own = context
+            .intrinsics()
+            .constructors()
+            .object()
+            .constructor()
+            .get(js_string!("getOwnPropertyDescriptor"), context)?;
+        let error_proto = context.intrinsics().constructors().error().prototype();
+        let desc = get_own
+            .as_callable()
+            .ok_or_else(|| JsNativeError::typ().with_message("getOwnPropertyDescriptor missing"))?
+            .call(
+                &JsValue::undefined(),
+                &[error_proto.into(), js_string!("stack").into()],
+                context,
+            )?;
+        let error_stack_getter = match desc.as_object() {
+            Some(d) => d
+                .get(js_string!("get"), context)?
+                .as_object()
+                .map(|g| g.clone()),
+            None => None,
+        };
+        Ok(Captured {
+            property_is_enumerable,
+            error_stack_getter,
+        })
+    })();
+    meter.disarm(context);
+    result.map_err(|e| internal(&format!("capturing intrinsics failed: {e}")))
+}
+
+/// Deletes every global not in the allowlist.
+fn restrict_global(context: &mut Context) -> Result<()> {
+    let global = context.global_object();
+    let keys = global
+        .own_property_keys(context)
+        .map_err(|e| internal(&format!("reading globals failed: {e}")))?;
+    for key in keys {
+        let keep = match &key {
+            PropertyKey::String(s) => capabilities::is_guest_global(&s.to_std_string_lossy()),
+            _ => false,
+        };
+        if !keep {
+            // Invariant: anything the table does not list is gone before guest code runs.
+            let deleted = global
+                .delete_property_or_throw(key.clone(), context)
+                .map_err(|e| internal(&format!("removing global failed: {e}")))?;
+            if !deleted {
+                return Err(internal(
+                    "a global outside the allowlist could not be removed",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn install_handler(context: &mut Context, id: u64, name: &str) -> Result<()> {
+    let body = NativeFunction::from_copy_closure(move |_this, args, context| {
+        call_handler(id, args, context)
+    });
+    context
+        .register_global_builtin_callable(JsString::from(name), 0, body)
+        .map_err(|e| internal(&format!("installing the handler failed: {e}")))
+}
+
+/// The guest → host path of `exposeHandlerAs`. See [`capabilities::HANDLER`].
+fn call_handler(id: u64, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let Some(slot) = HANDLERS.with(|h| h.borrow().get(&id).cloned()) else {
+        return Err(JsNativeError::typ()
+            .with_message("the host handler is gone")
+            .into());
+    };
+    let array = JsArray::from_iter(args.iter().cloned(), context);
+    let graph = match from_guest(&array.into(), &slot.captured, slot.clone_limits, context) {
+        Ok(g) => g,
+        Err(CloneError::Guest(e)) => return Err(e),
+        // The guest sees a catchable DataCloneError-like TypeError naming the path.
+        Err(CloneError::Boundary(e)) => {
+            let message = match &e.details.path {
+                Some(p) => format!("{} [{}]", e.message, e.code).replacen(
+                    "$",
+                    &format!("arguments{}", &p[1..]),
+                    1,
+                ),
+                None => e.to_string(),
+            };
+            return Err(JsNativeError::typ().with_message(message).into());
+        }
+    };
+    match slot.handler.call(graph) {
+        Ok(result) => to_guest(&result, context),
+        Err(failure) => {
+            let native = match failure.name {
+                ErrorName::Error => JsNativeError::error(),
+                ErrorName::EvalError => JsNativeError::eval(),
+                ErrorName::RangeError => JsNativeError::range(),
+                ErrorName::ReferenceError => JsNativeError::reference(),
+                ErrorName::SyntaxError => JsNativeError::syntax(),
+                ErrorName::TypeError => JsNativeError::typ(),
+                ErrorName::UriError => JsNativeError::uri(),
+            };
+            Err(native.with_message(failure.message).into())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boa_positions_parse() {
+        assert_eq!(
+            parse_position("expected token ';', got '}' in expression statement at line 3, col 14"),
+            Some((3, 14))
+        );
+        assert_eq!(parse_position("no position"), None);
+    }
+
+    #[test]
+    fn stack_top_location_skips_native_frames() {
+        let stack = "    at map (native)\n    at f (card.js:3:7)\n    at <main> (card.js:5:1)\n";
+        assert_eq!(
+            top_location(stack),
+            Some(Location {
+                filename: "card.js".into(),
+                line: 3,
+                column: 7
+            })
+        );
+    }
+}
