@@ -1,0 +1,2 @@
+export { Realm, init, initSync } from './realm.js';
+export { SandboxError } from './errors.js';

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Every test tier: the core natively, the core and bindings as wasm in a page and in a
+# dedicated worker, then the built package end to end in Debian's Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+export PATH="$HOME/.cargo/bin:$PATH"
+echo "== native (cargo test)"
+cargo test
+echo "== wasm in headless Chrome: page and dedicated worker (wasm-pack test)"
+CHROMEDRIVER=/usr/bin/chromedriver wasm-pack test --headless --chrome
+echo "== package build"
+./scripts/build-pkg.sh
+echo "== end to end in Chromium (playwright-core)"
+node --test --test-concurrency=1 tests/e2e/

@@ -1,0 +1,5 @@
+//! The wasm bindings in a dedicated worker.
+#![cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_dedicated_worker);
+
+include!("shared/bindings_cases.rs");

@@ -1,0 +1,274 @@
+// End-to-end test of the demo page (www/): every example chip, the options, the host log,
+// in Debian's Chromium. Run: node --test tests/e2e/demo.test.mjs (after ./scripts/build-pkg.sh).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { start } from './harness.mjs';
+
+const ARTIFACTS = fileURLToPath(new URL('./artifacts/', import.meta.url));
+const sel = (id) => `[data-testid="${id}"]`;
+
+async function text(page, id) {
+  return (await page.locator(sel(id)).first().textContent()).trim();
+}
+
+async function runCount(page) {
+  return Number((await page.getAttribute(sel('result'), 'data-run')) ?? 0);
+}
+
+/** Clicks Run (or presses Ctrl+Enter) and waits until that run has rendered. */
+async function run(page, { keyboard = false } = {}) {
+  const before = await runCount(page);
+  if (keyboard) {
+    await page.focus(sel('editor'));
+    await page.keyboard.press('Control+Enter');
+  } else {
+    await page.click(sel('run'));
+  }
+  await page.waitForFunction(
+    ([s, n]) => Number(document.querySelector(s).dataset.run ?? 0) > n,
+    [sel('result'), before], { timeout: 15_000 },
+  );
+  await page.waitForSelector(`${sel('realm-state')}:not([data-state="running"])`);
+}
+
+async function runExample(page, id) {
+  await page.click(sel(`example-${id}`));
+  assert.equal(await page.getAttribute(sel(`example-${id}`), 'aria-pressed'), 'true');
+  const source = await page.inputValue(sel('editor'));
+  assert.ok(source.trim().length > 0, `example ${id} loaded no source`);
+  await run(page);
+  return source;
+}
+
+async function setSource(page, source) {
+  await page.fill(sel('editor'), source);
+}
+
+async function elapsedMs(page) {
+  const ms = Number(await page.getAttribute(sel('elapsed'), 'data-ms'));
+  assert.ok(Number.isFinite(ms) && ms >= 0, `elapsed not shown: ${ms}`);
+  assert.match(await text(page, 'elapsed'), /^\d+(\.\d+)? ms$/);
+  return ms;
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: `${ARTIFACTS}demo-${name}.png` });
+}
+
+async function heartbeatFrames(page) {
+  return Number((await page.getAttribute(sel('heartbeat'), 'data-frames')) ?? 0);
+}
+
+/** The `key: 'value'` lines of a pretty-printed flat object of strings. */
+function parseStringEntries(formatted) {
+  const entries = new Map();
+  for (const line of formatted.split('\n')) {
+    const m = /^\s+(?:'((?:[^'\\]|\\.)*)'|([\w$]+)): '((?:[^'\\]|\\.)*)',?$/.exec(line);
+    if (m) entries.set(m[1] ?? m[2], m[3]);
+  }
+  return entries;
+}
+
+const PROBES = [
+  'window', 'document', 'fetch', 'XMLHttpRequest', 'localStorage', 'WebAssembly', 'setTimeout',
+  'self / parent / top', 'eval("typeof document")', 'constructor.constructor("return this")()',
+  'Function("return this")()', '(function () { return this })()',
+  '[].map.constructor("return typeof document")()',
+];
+const CODE_GENERATING = new Set([
+  'eval("typeof document")', 'constructor.constructor("return this")()',
+  'Function("return this")()', '[].map.constructor("return typeof document")()',
+]);
+
+test('demo page: every example, the options and the host log work in Chromium', async (t) => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  const env = await start();
+  t.after(() => env.close());
+  const page = await env.page('/');
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await page.waitForSelector(`${sel('realm-state')}[data-state="ready"]`, { timeout: 30_000 });
+  assert.equal(await page.title(), "isolated-realm — run code you don't trust");
+  assert.match(await page.textContent('h1'), /Run code you don't trust\.\s*In the browser, without giving it your page\./);
+  assert.equal(await page.isEnabled(sel('run')), true);
+  assert.equal(await page.inputValue(sel('timeout')), '1000');
+  assert.equal(await page.isChecked(sel('allow-eval')), true);
+  await shot(page, 'initial');
+
+  const chips = await page.locator(`${sel('examples')} button`).evaluateAll((b) => b.map((x) => x.dataset.testid));
+  assert.deepEqual(chips, ['example-hello', 'example-infinite-loop', 'example-throw', 'example-syntax-error',
+    'example-escape-attempt', 'example-not-cloneable', 'example-call-the-host']);
+
+  await t.test('Hello: Map, Set, Date, typed array and a cycle come back', async () => {
+    await runExample(page, 'hello');
+    assert.equal(await page.getAttribute(sel('result'), 'data-status'), 'ok');
+    const value = await text(page, 'result-value');
+    for (const expected of [
+      "Map(2) { 1 => 'apple', 2 => 'pear' }",
+      "Set(2) { 'fragile', 'gift' }",
+      'Date(2025-01-31T12:30:00.000Z)',
+      'Uint8Array(4) [ 222, 173, 190, 239 ]',
+      "id: 'ord_1042'",
+      '[Circular *1]',
+    ]) assert.ok(value.includes(expected), `result lacks ${expected}:\n${value}`);
+    assert.ok(value.startsWith('<ref *1> {'), value);
+    assert.equal(await page.locator(sel('error-card')).count(), 0);
+    await elapsedMs(page);
+    await shot(page, 'hello');
+  });
+
+  await t.test('Infinite loop: the deadline trips and the page keeps running', async () => {
+    await runExample(page, 'infinite-loop');
+    assert.equal(await text(page, 'error-code'), 'SANDBOX_LIMIT_EXCEEDED');
+    assert.match(await text(page, 'error-field-limit'), /timeoutMs/);
+    assert.match(await text(page, 'error-message'), /deadline/);
+    const ms = await elapsedMs(page);
+    assert.ok(ms >= 900 && ms < 10_000, `elapsed ${ms} ms for a 1000 ms deadline`);
+    assert.equal(await page.getAttribute(sel('realm-state'), 'data-state'), 'ready');
+    // The heartbeat (requestAnimationFrame on this thread) moves again afterwards.
+    const frames = await heartbeatFrames(page);
+    await page.waitForFunction(([s, n]) => Number(document.querySelector(s).dataset.frames) > n + 12,
+      [sel('heartbeat'), frames], { timeout: 5_000 });
+    assert.match(await text(page, 'heartbeat-stall'), /longest pause \(5 s\): \d+ ms/);
+    await shot(page, 'infinite-loop');
+    // The realm is still usable after the runaway.
+    await setSource(page, '6 * 7');
+    await run(page);
+    assert.equal(await text(page, 'result-value'), '42');
+  });
+
+  await t.test('Throw: guest TypeError with name, message, location and stack', async () => {
+    const source = await runExample(page, 'throw');
+    assert.equal(await text(page, 'error-code'), 'SANDBOX_GUEST_THREW');
+    assert.equal(await text(page, 'error-field-guestName'), 'TypeError');
+    assert.equal(await text(page, 'error-field-guestMessage'), 'price must be a number, got string');
+    const throwLine = source.split('\n').findIndex((l) => l.includes('throw new TypeError')) + 1;
+    const location = await text(page, 'error-field-location');
+    assert.match(location, new RegExp(`^playground\\.js:${throwLine}:\\d+$`));
+    assert.match(await text(page, 'error-field-guestStack'), /parsePrice/);
+    assert.match(await text(page, 'error-excerpt'), new RegExp(`^${throwLine} \\| .*throw new TypeError`));
+    await shot(page, 'throw');
+  });
+
+  await t.test('Syntax error: SANDBOX_SYNTAX with a location', async () => {
+    const source = await runExample(page, 'syntax-error');
+    assert.equal(await text(page, 'error-code'), 'SANDBOX_SYNTAX');
+    const badLine = source.split('\n').findIndex((l) => l.includes('reduce(')) + 1;
+    assert.match(await text(page, 'error-field-location'), new RegExp(`^playground\\.js:${badLine}:\\d+$`));
+    assert.equal(await text(page, 'error-field-guestName'), 'SyntaxError');
+    await shot(page, 'syntax-error');
+  });
+
+  await t.test('Escape attempt: every probe finds nothing of the host', async () => {
+    await runExample(page, 'escape-attempt');
+    assert.equal(await page.getAttribute(sel('result'), 'data-status'), 'ok');
+    const value = await text(page, 'result-value');
+    assert.ok(!value.includes('HOST'), value);
+    const found = parseStringEntries(value);
+    assert.deepEqual([...found.keys()], PROBES);
+    for (const [probe, result] of found) {
+      if (probe === 'self / parent / top') assert.equal(result, 'undefined / undefined / undefined');
+      else if (probe.includes('return this')) assert.equal(result, 'guest global', probe);
+      else assert.equal(result, 'undefined', probe);
+    }
+    await shot(page, 'escape-attempt');
+  });
+
+  await t.test('Not cloneable: the error names $.model.author.avatar', async () => {
+    await runExample(page, 'not-cloneable');
+    assert.equal(await text(page, 'error-code'), 'SANDBOX_NOT_CLONEABLE');
+    assert.equal(await text(page, 'error-field-path'), '$.model.author.avatar');
+    assert.equal(await text(page, 'error-field-valueType'), 'function');
+    await shot(page, 'not-cloneable');
+  });
+
+  await t.test('Call the host: the handler logs the call and its reply reaches the guest', async () => {
+    const before = await page.locator(sel('host-log-entry')).count();
+    await runExample(page, 'call-the-host');
+    assert.equal(await page.locator(sel('host-log-entry')).count(), before + 1);
+    const entry = await page.locator(sel('host-log-entry')).first().textContent();
+    assert.ok(entry.includes("callParent('hello', { n: 1 })"), entry);
+    assert.ok(entry.includes("greeting: 'hello from the host'"), entry);
+    const value = await text(page, 'result-value');
+    assert.ok(value.includes("greeting: 'hello from the host'"), value);
+    assert.ok(value.includes('echo: { n: 1 }'), value);
+    assert.ok(value.includes('replyIsPlainData: true'), value);
+    assert.match(value, /at: Date\(\d{4}-\d\d-\d\dT/);
+    await shot(page, 'call-the-host');
+  });
+
+  await t.test('Ctrl+Enter runs, and globals persist until the realm is reset', async () => {
+    await setSource(page, 'globalThis.counter = (globalThis.counter ?? 0) + 1;');
+    await run(page, { keyboard: true });
+    assert.equal(await text(page, 'result-value'), '1');
+    await run(page, { keyboard: true });
+    assert.equal(await text(page, 'result-value'), '2');
+    await page.click(sel('reset'));
+    await page.waitForSelector(`${sel('realm-state')}[data-state="ready"]`);
+    await run(page);
+    assert.equal(await text(page, 'result-value'), '1');
+  });
+
+  await t.test('Allow eval/Function off: code generation is refused', async () => {
+    await page.uncheck(sel('allow-eval'), { force: true });
+    await page.waitForSelector(`${sel('realm-state')}[data-state="ready"]`);
+    assert.match(await text(page, 'realm-meta'), /eval off/);
+    await runExample(page, 'escape-attempt');
+    const found = parseStringEntries(await text(page, 'result-value'));
+    assert.deepEqual([...found.keys()], PROBES);
+    for (const [probe, result] of found) {
+      if (CODE_GENERATING.has(probe)) assert.match(result, /^blocked \(EvalError\)$/, probe);
+      else assert.ok(!result.includes('HOST') && !result.startsWith('blocked'), `${probe}: ${result}`);
+    }
+    await setSource(page, "eval('1 + 1')");
+    await run(page);
+    assert.equal(await text(page, 'error-code'), 'SANDBOX_POLICY_DENIED');
+    await page.check(sel('allow-eval'), { force: true });
+    await page.waitForSelector(`${sel('realm-state')}[data-state="ready"]`);
+    await run(page);
+    assert.equal(await text(page, 'result-value'), '2');
+  });
+
+  await t.test('Timeout option: a shorter deadline stops the loop sooner', async () => {
+    await page.fill(sel('timeout'), '200');
+    await page.dispatchEvent(sel('timeout'), 'change');
+    await page.waitForSelector(`${sel('realm-state')}[data-state="ready"]`);
+    assert.match(await text(page, 'realm-meta'), /timeout 200 ms/);
+    await runExample(page, 'infinite-loop');
+    assert.equal(await text(page, 'error-code'), 'SANDBOX_LIMIT_EXCEEDED');
+    const ms = await elapsedMs(page);
+    assert.ok(ms >= 150 && ms < 900, `elapsed ${ms} ms for a 200 ms deadline`);
+    // An invalid value is refused by the package, and the page says so.
+    await page.fill(sel('timeout'), '0');
+    await page.dispatchEvent(sel('timeout'), 'change');
+    assert.equal(await text(page, 'error-code'), 'SANDBOX_INVALID_OPTIONS');
+    assert.equal(await text(page, 'error-field-option'), 'limits.timeoutMs');
+    assert.equal(await page.getAttribute(sel('realm-state'), 'data-state'), 'disposed');
+    await page.fill(sel('timeout'), '1000');
+    await page.dispatchEvent(sel('timeout'), 'change');
+    await page.waitForSelector(`${sel('realm-state')}[data-state="ready"]`);
+  });
+
+  await t.test('Dispose and reset', async () => {
+    await page.click(sel('dispose'));
+    assert.equal(await page.getAttribute(sel('realm-state'), 'data-state'), 'disposed');
+    await setSource(page, '1');
+    await run(page);
+    assert.equal(await text(page, 'error-code'), 'SANDBOX_DISPOSED');
+    await page.click(sel('reset'));
+    await page.waitForSelector(`${sel('realm-state')}[data-state="ready"]`);
+    await run(page);
+    assert.equal(await text(page, 'result-value'), '1');
+  });
+
+  await page.click(sel('example-hello'));
+  await run(page);
+  await page.screenshot({ path: `${ARTIFACTS}demo-full.png`, fullPage: true });
+
+  assert.deepEqual(page.errors.map(String), [], 'the page logged errors');
+  assert.ok(env.requests.length > 0);
+  const foreign = env.requests.filter((u) => !u.startsWith(env.origin + '/'));
+  assert.deepEqual(foreign, [], 'the page requested something outside the test origin');
+});

@@ -1,0 +1,1092 @@
+// The core realm's behaviour: clone fidelity, paths, limits, errors, capabilities.
+// Table-driven; each row names the behaviour it proves. Included by tests/core.rs (native
+// and a browser page) and tests/core_worker.rs (a dedicated worker).
+
+use wasm_bindgen_test::wasm_bindgen_test;
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use isolated_realm::capabilities;
+use isolated_realm::value::{ErrorName, ViewKind};
+use isolated_realm::{
+    ErrorCode, EvalOptions, Graph, HandlerFailure, HostHandler, Limit, Object, Realm, RealmOptions,
+    SandboxError, Text, Value,
+};
+
+fn realm() -> Realm {
+    Realm::new(
+        RealmOptions {
+            allow_code_generation: true,
+            ..Default::default()
+        },
+        None,
+    )
+    .expect("realm")
+}
+
+fn eval(r: &mut Realm, src: &str) -> Result<Graph, SandboxError> {
+    r.eval(src, &EvalOptions::default())
+}
+
+fn ok(r: &mut Realm, src: &str) -> Graph {
+    eval(r, src).unwrap_or_else(|e| panic!("{src}: {e}"))
+}
+
+fn truthy(r: &mut Realm, src: &str) {
+    assert_eq!(
+        ok(r, src).root,
+        Value::Bool(true),
+        "guest check failed: {src}"
+    );
+}
+
+fn s(x: &str) -> Text {
+    Text::from(x)
+}
+
+/// Object.is semantics on numbers, isomorphism on object graphs.
+fn same(a: &Graph, b: &Graph) -> bool {
+    let mut map: Vec<Option<u32>> = vec![None; a.objects.len()];
+    let mut work = vec![(a.root.clone(), b.root.clone())];
+    while let Some((x, y)) = work.pop() {
+        match (&x, &y) {
+            (Value::Number(p), Value::Number(q)) => {
+                if !(p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan())) {
+                    return false;
+                }
+            }
+            (Value::Object(i), Value::Object(j)) => {
+                match map[i.0 as usize] {
+                    Some(m) if m == j.0 => continue,
+                    Some(_) => return false,
+                    None => map[i.0 as usize] = Some(j.0),
+                }
+                let (Some(oa), Some(ob)) = (a.get(*i), b.get(*j)) else {
+                    return false;
+                };
+                if !same_shape(oa, ob, &mut work) {
+                    return false;
+                }
+            }
+            _ => {
+                if x != y {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+fn same_shape(a: &Object, b: &Object, work: &mut Vec<(Value, Value)>) -> bool {
+    fn pairs(work: &mut Vec<(Value, Value)>, x: &[(Text, Value)], y: &[(Text, Value)]) -> bool {
+        if x.len() != y.len() {
+            return false;
+        }
+        for ((ka, va), (kb, vb)) in x.iter().zip(y) {
+            if ka != kb {
+                return false;
+            }
+            work.push((va.clone(), vb.clone()));
+        }
+        true
+    }
+    match (a, b) {
+        (Object::Plain(x), Object::Plain(y)) => pairs(work, x, y),
+        (
+            Object::Array {
+                length: la,
+                elements: ea,
+                extra: xa,
+            },
+            Object::Array {
+                length: lb,
+                elements: eb,
+                extra: xb,
+            },
+        ) => {
+            if la != lb || ea.len() != eb.len() {
+                return false;
+            }
+            for ((ia, va), (ib, vb)) in ea.iter().zip(eb) {
+                if ia != ib {
+                    return false;
+                }
+                work.push((va.clone(), vb.clone()));
+            }
+            pairs(work, xa, xb)
+        }
+        (Object::Map(x), Object::Map(y)) => {
+            if x.len() != y.len() {
+                return false;
+            }
+            for ((ka, va), (kb, vb)) in x.iter().zip(y) {
+                work.push((ka.clone(), kb.clone()));
+                work.push((va.clone(), vb.clone()));
+            }
+            true
+        }
+        (Object::Set(x), Object::Set(y)) => {
+            if x.len() != y.len() {
+                return false;
+            }
+            work.extend(x.iter().cloned().zip(y.iter().cloned()));
+            true
+        }
+        (Object::Date(x), Object::Date(y)) => {
+            x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
+        }
+        (
+            Object::Error {
+                name: na,
+                message: ma,
+                cause: ca,
+                ..
+            },
+            Object::Error {
+                name: nb,
+                message: mb,
+                cause: cb,
+                ..
+            },
+        ) => {
+            if let (Some(x), Some(y)) = (ca, cb) {
+                work.push((x.clone(), y.clone()));
+            }
+            na == nb && ma == mb && ca.is_some() == cb.is_some()
+        }
+        (
+            Object::View {
+                kind: ka,
+                buffer: ba,
+                byte_offset: oa,
+                length: la,
+            },
+            Object::View {
+                kind: kb,
+                buffer: bb,
+                byte_offset: ob,
+                length: lb,
+            },
+        ) => {
+            work.push((Value::Object(*ba), Value::Object(*bb)));
+            ka == kb && oa == ob && la == lb
+        }
+        (x, y) => x == y,
+    }
+}
+
+// ---------------------------------------------------------------- guest → host
+
+type Build = fn() -> Graph;
+
+fn plain(entries: Vec<(&str, Value)>) -> Graph {
+    let mut g = Graph::undefined();
+    let id = g.push(Object::Plain(
+        entries.into_iter().map(|(k, v)| (s(k), v)).collect(),
+    ));
+    g.root = Value::Object(id);
+    g
+}
+
+fn one(object: Object) -> Graph {
+    let mut g = Graph::undefined();
+    let id = g.push(object);
+    g.root = Value::Object(id);
+    g
+}
+
+fn prim(v: Value) -> Graph {
+    Graph::primitive(v)
+}
+
+const OUT_CASES: &[(&str, &str, Build)] = &[
+    ("undefined", "undefined", || prim(Value::Undefined)),
+    ("null", "null", || prim(Value::Null)),
+    ("true", "true", || prim(Value::Bool(true))),
+    ("integer", "42", || prim(Value::Number(42.0))),
+    ("negative zero", "-0", || prim(Value::Number(-0.0))),
+    ("NaN", "NaN", || prim(Value::Number(f64::NAN))),
+    ("infinity", "-Infinity", || {
+        prim(Value::Number(f64::NEG_INFINITY))
+    }),
+    ("bigint", "-(2n ** 70n)", || {
+        prim(Value::BigInt("-1180591620717411303424".into()))
+    }),
+    ("string", "'héllo 👋'", || prim(Value::str("héllo 👋"))),
+    ("lone surrogate", "'a\\uD800b'", || {
+        prim(Value::String(Text::Utf16(vec![0x61, 0xD800, 0x62])))
+    }),
+    (
+        "plain object keeps insertion order",
+        "({b: 1, a: 'x', 2: true})",
+        || {
+            plain(vec![
+                ("2", Value::Bool(true)),
+                ("b", Value::Number(1.0)),
+                ("a", Value::str("x")),
+            ])
+        },
+    ),
+    (
+        "own enumerable string keys only",
+        "(() => { const o = Object.create({inherited: 1}); o.own = 1; Object.defineProperty(o, 'hidden', {value: 2}); o[Symbol('s')] = 3; return o; })()",
+        || plain(vec![("own", Value::Number(1.0))]),
+    ),
+    ("getters run", "({ get g() { return 7 } })", || {
+        plain(vec![("g", Value::Number(7.0))])
+    }),
+    (
+        "class instance clones as plain",
+        "new (class P { constructor() { this.x = 1 } })()",
+        || plain(vec![("x", Value::Number(1.0))]),
+    ),
+    (
+        "array with holes and extra key",
+        "(() => { const a = [1, , 3]; a.tag = 't'; return a; })()",
+        || {
+            one(Object::Array {
+                length: 3,
+                elements: vec![(0, Value::Number(1.0)), (2, Value::Number(3.0))],
+                extra: vec![(s("tag"), Value::str("t"))],
+            })
+        },
+    ),
+    (
+        "huge sparse array allocates nothing",
+        "(() => { const a = []; a[4294967294] = 1; return a; })()",
+        || {
+            one(Object::Array {
+                length: 4_294_967_295,
+                elements: vec![(4_294_967_294, Value::Number(1.0))],
+                extra: vec![],
+            })
+        },
+    ),
+    ("map", "new Map([[1, 'a'], ['k', null]])", || {
+        one(Object::Map(vec![
+            (Value::Number(1.0), Value::str("a")),
+            (Value::str("k"), Value::Null),
+        ]))
+    }),
+    ("set", "new Set([3, 'x'])", || {
+        one(Object::Set(vec![Value::Number(3.0), Value::str("x")]))
+    }),
+    ("date", "new Date(1700000000000)", || {
+        one(Object::Date(1_700_000_000_000.0))
+    }),
+    ("invalid date", "new Date(NaN)", || {
+        one(Object::Date(f64::NAN))
+    }),
+    ("regexp", "/a+b/gi", || {
+        one(Object::RegExp {
+            source: s("a+b"),
+            flags: "gi".into(),
+        })
+    }),
+    (
+        "range error with cause",
+        "new RangeError('bad', { cause: 5 })",
+        || {
+            one(Object::Error {
+                name: ErrorName::RangeError,
+                message: Some(s("bad")),
+                stack: None,
+                cause: Some(Value::Number(5.0)),
+            })
+        },
+    ),
+    (
+        "unknown error name becomes Error",
+        "(() => { const e = new Error('m'); e.name = 'Custom'; return e; })()",
+        || {
+            one(Object::Error {
+                name: ErrorName::Error,
+                message: Some(s("m")),
+                stack: None,
+                cause: None,
+            })
+        },
+    ),
+    ("array buffer", "new Uint8Array([1, 2, 3]).buffer", || {
+        one(Object::ArrayBuffer(vec![1, 2, 3]))
+    }),
+    (
+        "typed array over its buffer",
+        "new Int16Array([1, -1])",
+        || {
+            let mut g = Graph::undefined();
+            let view = g.push(Object::Plain(vec![]));
+            let buf = g.push(Object::ArrayBuffer(vec![1, 0, 255, 255]));
+            g.objects[0] = Object::View {
+                kind: ViewKind::Int16,
+                buffer: buf,
+                byte_offset: 0,
+                length: 2,
+            };
+            g.root = Value::Object(view);
+            g
+        },
+    ),
+    (
+        "boxed primitives",
+        "[Object(true), Object(1.5), Object('s'), Object(3n)]",
+        || {
+            let mut g = Graph::undefined();
+            let arr = g.push(Object::Plain(vec![]));
+            let b = g.push(Object::BooleanObject(true));
+            let n = g.push(Object::NumberObject(1.5));
+            let st = g.push(Object::StringObject(s("s")));
+            let bi = g.push(Object::BigIntObject("3".into()));
+            g.objects[0] = Object::Array {
+                length: 4,
+                elements: vec![
+                    (0, Value::Object(b)),
+                    (1, Value::Object(n)),
+                    (2, Value::Object(st)),
+                    (3, Value::Object(bi)),
+                ],
+                extra: vec![],
+            };
+            g.root = Value::Object(arr);
+            g
+        },
+    ),
+    (
+        "cycle preserved",
+        "(() => { const o = {}; o.self = o; return o; })()",
+        || {
+            let mut g = Graph::undefined();
+            let id = g.push(Object::Plain(vec![]));
+            g.objects[0] = Object::Plain(vec![(s("self"), Value::Object(id))]);
+            g.root = Value::Object(id);
+            g
+        },
+    ),
+    (
+        "shared reference preserved",
+        "(() => { const s = {v: 1}; return [s, s]; })()",
+        || {
+            let mut g = Graph::undefined();
+            let arr = g.push(Object::Plain(vec![]));
+            let shared = g.push(Object::Plain(vec![(s("v"), Value::Number(1.0))]));
+            g.objects[0] = Object::Array {
+                length: 2,
+                elements: vec![(0, Value::Object(shared)), (1, Value::Object(shared))],
+                extra: vec![],
+            };
+            g.root = Value::Object(arr);
+            g
+        },
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn guest_values_clone_out_faithfully() {
+    let mut r = realm();
+    for (name, src, build) in OUT_CASES {
+        let got = ok(&mut r, src);
+        let want = build();
+        assert!(same(&got, &want), "{name}: got {got:?}, want {want:?}");
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn shared_reference_is_one_object() {
+    let mut r = realm();
+    let g = ok(&mut r, "(() => { const s = {v: 1}; return [s, s]; })()");
+    let Value::Object(root) = g.root else {
+        panic!()
+    };
+    let Some(Object::Array { elements, .. }) = g.get(root) else {
+        panic!()
+    };
+    assert_eq!(elements[0].1, elements[1].1);
+}
+
+// ---------------------------------------------------------------- host → guest → host
+
+const ROUND_TRIP: &[(&str, Build, &str)] = &[
+    (
+        "nested plain",
+        || {
+            plain(vec![
+                ("a", Value::Number(1.0)),
+                ("__proto__", Value::str("data, not a prototype")),
+            ])
+        },
+        "Object.getPrototypeOf(x) === Object.prototype && Object.keys(x).join() === 'a,__proto__'",
+    ),
+    (
+        "negative zero",
+        || prim(Value::Number(-0.0)),
+        "Object.is(x, -0)",
+    ),
+    (
+        "bigint",
+        || prim(Value::BigInt("123456789012345678901234567890".into())),
+        "x === 123456789012345678901234567890n",
+    ),
+    (
+        "lone surrogate",
+        || prim(Value::String(Text::Utf16(vec![0xDC00]))),
+        "x.length === 1 && x.charCodeAt(0) === 0xDC00",
+    ),
+    (
+        "sparse array",
+        || {
+            one(Object::Array {
+                length: 5,
+                elements: vec![(4, Value::Bool(true))],
+                extra: vec![],
+            })
+        },
+        "Array.isArray(x) && x.length === 5 && !(0 in x) && x[4] === true",
+    ),
+    (
+        "map keeps order",
+        || {
+            one(Object::Map(vec![
+                (Value::str("z"), Value::Number(1.0)),
+                (Value::str("a"), Value::Number(2.0)),
+            ]))
+        },
+        "x instanceof Map && [...x.keys()].join() === 'z,a'",
+    ),
+    (
+        "set",
+        || one(Object::Set(vec![Value::Number(1.0), Value::Number(2.0)])),
+        "x instanceof Set && x.has(2)",
+    ),
+    (
+        "date",
+        || one(Object::Date(0.0)),
+        "x instanceof Date && x.getTime() === 0",
+    ),
+    (
+        "regexp",
+        || {
+            one(Object::RegExp {
+                source: s("^a$"),
+                flags: "m".into(),
+            })
+        },
+        "x instanceof RegExp && x.test('b\\na') && x.flags === 'm'",
+    ),
+    (
+        "type error",
+        || {
+            one(Object::Error {
+                name: ErrorName::TypeError,
+                message: Some(s("m")),
+                stack: Some(s("host stack")),
+                cause: Some(Value::Number(1.0)),
+            })
+        },
+        "x instanceof TypeError && x.message === 'm' && x.cause === 1 && x.stack === 'host stack'",
+    ),
+    (
+        "data view window",
+        || {
+            let mut g = Graph::undefined();
+            let v = g.push(Object::Plain(vec![]));
+            let b = g.push(Object::ArrayBuffer(vec![0, 1, 2, 3, 4, 5, 6, 7]));
+            g.objects[0] = Object::View {
+                kind: ViewKind::DataView,
+                buffer: b,
+                byte_offset: 2,
+                length: 4,
+            };
+            g.root = Value::Object(v);
+            g
+        },
+        "x instanceof DataView && x.byteOffset === 2 && x.byteLength === 4 && x.getUint8(0) === 2",
+    ),
+    (
+        "float64 view",
+        || {
+            let mut g = Graph::undefined();
+            let v = g.push(Object::Plain(vec![]));
+            let b = g.push(Object::ArrayBuffer(1.5f64.to_le_bytes().to_vec()));
+            g.objects[0] = Object::View {
+                kind: ViewKind::Float64,
+                buffer: b,
+                byte_offset: 0,
+                length: 1,
+            };
+            g.root = Value::Object(v);
+            g
+        },
+        "x instanceof Float64Array && x[0] === 1.5",
+    ),
+    (
+        "cycle",
+        || {
+            let mut g = Graph::undefined();
+            let id = g.push(Object::Plain(vec![]));
+            g.objects[0] = Object::Plain(vec![(s("me"), Value::Object(id))]);
+            g.root = Value::Object(id);
+            g
+        },
+        "x.me === x",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn host_values_arrive_as_guest_values_and_return_unchanged() {
+    let mut r = realm();
+    for (name, build, check) in ROUND_TRIP {
+        let g = build();
+        r.set("x", &g).unwrap_or_else(|e| panic!("{name}: {e}"));
+        truthy(&mut r, check);
+        let back = ok(&mut r, "x");
+        assert!(
+            same(&g, &back),
+            "{name}: round trip changed {g:?} into {back:?}"
+        );
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn setters_on_guest_prototypes_do_not_run_during_clone_in() {
+    let mut r = realm();
+    ok(
+        &mut r,
+        "globalThis.hits = 0; Object.defineProperty(Object.prototype, 'a', { set(v) { hits++ }, configurable: true }); Map.prototype.set = () => { hits += 100 }; 0",
+    );
+    r.set("x", &plain(vec![("a", Value::Number(1.0))]))
+        .expect("set");
+    r.set(
+        "m",
+        &one(Object::Map(vec![(Value::Number(1.0), Value::Number(2.0))])),
+    )
+    .expect("set");
+    truthy(&mut r, "hits === 0 && x.a === 1 && m.get(1) === 2");
+}
+
+// ---------------------------------------------------------------- refused values
+
+const NOT_CLONEABLE: &[(&str, &str, &str)] = &[
+    (
+        "({ model: { author: { avatar() {} } } })",
+        "$.model.author.avatar",
+        "function",
+    ),
+    ("[1, Symbol('s')]", "$[1]", "symbol"),
+    ("({ p: new Proxy({}, {}) })", "$.p", "Proxy"),
+    (
+        "({ 'odd key': Promise.resolve(1) })",
+        "$[\"odd key\"]",
+        "Promise",
+    ),
+    ("new Map([[1, new WeakMap()]])", "$<value #0>", "WeakMap"),
+    ("({ s: new WeakSet() })", "$.s", "WeakSet"),
+    ("({ f: new Proxy(function(){}, {}) })", "$.f", "Proxy"),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn uncloneable_values_are_refused_with_their_path() {
+    let mut r = realm();
+    for (src, path, what) in NOT_CLONEABLE {
+        let e = eval(&mut r, src).expect_err(src);
+        assert_eq!(e.code, ErrorCode::NotCloneable, "{src}: {e}");
+        assert_eq!(e.details.path.as_deref(), Some(*path), "{src}");
+        assert_eq!(e.details.value_type.as_deref(), Some(*what), "{src}");
+    }
+}
+
+// ---------------------------------------------------------------- limits
+
+fn limited(instructions: u64, timeout_ms: u64) -> Realm {
+    let mut o = RealmOptions {
+        allow_code_generation: true,
+        ..Default::default()
+    };
+    o.limits.instructions = instructions;
+    o.limits.timeout = web_time::Duration::from_millis(timeout_ms);
+    Realm::new(o, None).expect("realm")
+}
+
+const RUNAWAYS: &[(&str, &str, Limit)] = &[
+    ("infinite loop", "while (true) {}", Limit::Instructions),
+    (
+        "loop inside a builtin callback",
+        "[1].map(() => { for (;;) {} })",
+        Limit::Instructions,
+    ),
+    (
+        "exponential recursion",
+        "function f(n) { return n ? f(n - 1) + f(n - 1) : 0 } f(60)",
+        Limit::Instructions,
+    ),
+    (
+        "unbounded recursion",
+        "function f() { return f() + 1 } f()",
+        Limit::Recursion,
+    ),
+    (
+        "recursion through a builtin",
+        "function f() { return [1].map(f) } f()",
+        Limit::Recursion,
+    ),
+    (
+        "catch cannot swallow it",
+        "for (;;) { try { for (;;) {} } catch (e) {} }",
+        Limit::Instructions,
+    ),
+    (
+        "finally cannot extend it",
+        "try { for (;;) {} } finally { for (;;) {} }",
+        Limit::Instructions,
+    ),
+    (
+        "async runaway in the job queue",
+        "(async () => { for (;;) { await 0 } })(); 1",
+        Limit::Instructions,
+    ),
+    (
+        "promise flood",
+        "function p() { Promise.resolve().then(p); Promise.resolve().then(p) } p(); 1",
+        Limit::Instructions,
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn runaways_stop_with_the_named_limit_and_the_realm_lives_on() {
+    let mut r = limited(5_000_000, 60_000);
+    for (name, src, limit) in RUNAWAYS {
+        let e = eval(&mut r, src).expect_err(name);
+        assert_eq!(e.code, ErrorCode::LimitExceeded, "{name}: {e}");
+        assert_eq!(e.details.limit, Some(*limit), "{name}: {e}");
+        // State survives and the next call runs normally.
+        assert_eq!(
+            ok(&mut r, "globalThis.n = (globalThis.n || 0) + 1; 2 + 2").root,
+            Value::Number(4.0),
+            "{name}"
+        );
+    }
+    assert_eq!(ok(&mut r, "n").root, Value::Number(RUNAWAYS.len() as f64));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn deadline_stops_a_loop_promptly() {
+    let mut r = limited(u64::MAX / 2, 50);
+    let start = web_time::Instant::now();
+    let e = eval(&mut r, "for (;;) {}").expect_err("deadline");
+    let took = start.elapsed();
+    assert_eq!(e.details.limit, Some(Limit::Deadline), "{e}");
+    assert!(took.as_millis() < 2_000, "took {took:?}");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn budget_is_per_entry_not_per_realm() {
+    let mut r = limited(2_000_000, 60_000);
+    for _ in 0..20 {
+        ok(
+            &mut r,
+            "{ let s = 0; for (let i = 0; i < 50000; i++) s += i; s }",
+        );
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn loop_iteration_limit_applies_when_set() {
+    let mut o = RealmOptions {
+        allow_code_generation: true,
+        ..Default::default()
+    };
+    o.limits.max_loop_iterations = Some(1000);
+    let mut r = Realm::new(o, None).expect("realm");
+    let e = eval(&mut r, "for (let i = 0; i < 5000; i++) {}").expect_err("loop");
+    assert_eq!(e.details.limit, Some(Limit::LoopIterations));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn clone_caps_end_huge_values_with_a_typed_error() {
+    let mut o = RealmOptions {
+        allow_code_generation: true,
+        ..Default::default()
+    };
+    o.limits.clone.max_depth = 50;
+    o.limits.clone.max_objects = 1000;
+    o.limits.clone.max_bytes = 100_000;
+    let mut r = Realm::new(o, None).expect("realm");
+    let cases: &[(&str, Limit)] = &[
+        (
+            "let o = {}; for (let i = 0; i < 100; i++) o = {o}; o",
+            Limit::CloneDepth,
+        ),
+        (
+            "Array.from({length: 2000}, () => ({}))",
+            Limit::CloneObjects,
+        ),
+        ("'x'.repeat(200000)", Limit::CloneBytes),
+        ("new ArrayBuffer(200000)", Limit::CloneBytes),
+    ];
+    for (src, limit) in cases {
+        let e = eval(&mut r, src).expect_err(src);
+        assert_eq!(e.code, ErrorCode::LimitExceeded, "{src}: {e}");
+        assert_eq!(e.details.limit, Some(*limit), "{src}");
+        assert!(e.details.path.is_some(), "{src}: no path");
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn deep_values_do_not_overflow_the_native_stack() {
+    let mut o = RealmOptions {
+        allow_code_generation: true,
+        ..Default::default()
+    };
+    o.limits.clone.max_depth = 100_000;
+    let mut r = Realm::new(o, None).expect("realm");
+    let g = ok(
+        &mut r,
+        "let o = null; for (let i = 0; i < 50000; i++) o = {o}; o",
+    );
+    assert_eq!(g.objects.len(), 50_000);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn giant_allocations_are_catchable_range_errors() {
+    let mut r = realm();
+    for src in [
+        "try { 'x'.repeat(2 ** 30); 'no' } catch (e) { e.name }",
+        "try { new ArrayBuffer(2 ** 31); 'no' } catch (e) { e.name }",
+        "try { const a = []; a.length = 2 ** 32; 'no' } catch (e) { e.name }",
+        "try { new Array(2 ** 32); 'no' } catch (e) { e.name }",
+    ] {
+        assert_eq!(ok(&mut r, src).root, Value::str("RangeError"), "{src}");
+    }
+    // A long but legal length allocates nothing.
+    assert_eq!(
+        ok(&mut r, "const a = []; a.length = 2 ** 32 - 1; a.length").root,
+        Value::Number(4_294_967_295.0)
+    );
+}
+
+// ---------------------------------------------------------------- errors
+
+#[wasm_bindgen_test(unsupported = test)]
+fn guest_throws_carry_name_message_and_location() {
+    let mut r = realm();
+    let e = r
+        .eval(
+            "\nfunction f() {\n  null.x;\n}\nf();",
+            &EvalOptions {
+                filename: "card.js".into(),
+            },
+        )
+        .expect_err("throw");
+    assert_eq!(e.code, ErrorCode::GuestThrew);
+    assert_eq!(e.details.name.as_deref(), Some("TypeError"));
+    let loc = e.details.location.expect("location");
+    assert_eq!((loc.filename.as_str(), loc.line), ("card.js", 3));
+    assert!(e.details.stack.expect("stack").contains("card.js:3"));
+
+    let e = eval(&mut r, "throw new RangeError('nope')").expect_err("throw");
+    assert_eq!(e.details.name.as_deref(), Some("RangeError"));
+    assert_eq!(e.details.guest_message.as_deref(), Some("nope"));
+
+    let e = eval(&mut r, "throw 42").expect_err("throw");
+    assert_eq!(
+        (
+            e.details.name.as_deref(),
+            e.details.guest_message.as_deref()
+        ),
+        (Some("value"), Some("42"))
+    );
+
+    let e = eval(
+        &mut r,
+        "Promise.reject(new TypeError('late')); (async () => { throw new Error('async') })()",
+    )
+    .expect_err("promise result is not cloneable");
+    assert_eq!(e.code, ErrorCode::NotCloneable);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn syntax_errors_carry_line_and_column() {
+    let mut r = realm();
+    let e = r
+        .eval(
+            "let a = 1;\nlet b = ;",
+            &EvalOptions {
+                filename: "m.js".into(),
+            },
+        )
+        .expect_err("syntax");
+    assert_eq!(e.code, ErrorCode::Syntax);
+    let loc = e.details.location.expect("location");
+    assert_eq!((loc.filename.as_str(), loc.line), ("m.js", 2));
+    assert!(loc.column > 0);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn code_generation_can_be_denied() {
+    let o = RealmOptions {
+        allow_code_generation: false,
+        ..Default::default()
+    };
+    let mut r = Realm::new(o, None).expect("realm");
+    for src in [
+        "eval('1')",
+        "(0, eval)('1')",
+        "Function('return 1')()",
+        "(async function(){}).constructor('return 1')",
+        "(function*(){}).constructor('yield 1')",
+        "(async function*(){}).constructor('yield 1')",
+    ] {
+        let e = eval(&mut r, src).expect_err(src);
+        assert_eq!(e.code, ErrorCode::PolicyDenied, "{src}: {e}");
+    }
+    // The guest can catch the denial, and ordinary code still runs.
+    assert_eq!(
+        ok(&mut r, "try { eval('1') } catch (e) { e.name }").root,
+        Value::str("EvalError")
+    );
+    // Allowed by default: code stays inside the guest.
+    let mut r = realm();
+    assert_eq!(
+        ok(&mut r, "Function('return typeof window')()").root,
+        Value::str("undefined")
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn use_after_dispose_is_a_typed_error() {
+    let mut r = realm();
+    r.dispose();
+    assert_eq!(
+        eval(&mut r, "1").expect_err("disposed").code,
+        ErrorCode::Disposed
+    );
+    assert_eq!(
+        r.set("x", &prim(Value::Null)).expect_err("disposed").code,
+        ErrorCode::Disposed
+    );
+    assert_eq!(
+        r.call("f", &prim(Value::Undefined))
+            .expect_err("disposed")
+            .code,
+        ErrorCode::Disposed
+    );
+}
+
+// ---------------------------------------------------------------- capabilities
+
+#[wasm_bindgen_test(unsupported = test)]
+fn guest_global_is_exactly_the_allowlist() {
+    let mut r = realm();
+    let g = ok(&mut r, "Object.getOwnPropertyNames(globalThis).sort()");
+    let Value::Object(id) = g.root else { panic!() };
+    let Some(Object::Array { elements, .. }) = g.get(id) else {
+        panic!()
+    };
+    let mut got: Vec<String> = elements
+        .iter()
+        .map(|(_, v)| match v {
+            Value::String(t) => t.to_lossy(),
+            _ => String::new(),
+        })
+        .collect();
+    got.sort();
+    let mut want: Vec<String> = capabilities::GLOBALS
+        .iter()
+        .flat_map(|c| c.names.iter().map(|n| n.to_string()))
+        .collect();
+    want.sort();
+    assert_eq!(got, want);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn host_authority_is_absent() {
+    let mut r = realm();
+    for name in [
+        "window",
+        "document",
+        "fetch",
+        "XMLHttpRequest",
+        "localStorage",
+        "indexedDB",
+        "WebSocket",
+        "Worker",
+        "navigator",
+        "importScripts",
+        "postMessage",
+        "self",
+        "console",
+        "require",
+        "process",
+        "SharedArrayBuffer",
+        "Atomics",
+    ] {
+        truthy(&mut r, &format!("typeof {name} === 'undefined'"));
+    }
+}
+
+// ---------------------------------------------------------------- the host handler
+
+struct Recorder {
+    calls: RefCell<Vec<Graph>>,
+}
+
+struct Shared(Rc<Recorder>);
+
+impl HostHandler for Shared {
+    fn call(&self, args: Graph) -> Result<Graph, HandlerFailure> {
+        let first = match &args.root {
+            Value::Object(id) => match args.get(*id) {
+                Some(Object::Array { elements, .. }) => elements.first().map(|e| e.1.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        self.0.calls.borrow_mut().push(args.clone());
+        match first {
+            Some(Value::String(t)) if t.to_lossy() == "fail" => Err(HandlerFailure {
+                name: ErrorName::RangeError,
+                message: "host said no".into(),
+            }),
+            _ => Ok(plain(vec![(
+                "echo",
+                Value::Number(args.objects.len() as f64),
+            )])),
+        }
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn handler_receives_clones_and_returns_clones() {
+    let rec = Rc::new(Recorder {
+        calls: RefCell::new(vec![]),
+    });
+    let o = RealmOptions {
+        expose_handler_as: Some("callParent".into()),
+        allow_code_generation: true,
+        ..Default::default()
+    };
+    let mut r = Realm::new(o, Some(Rc::new(Shared(rec.clone())))).expect("realm");
+    truthy(
+        &mut r,
+        "typeof callParent === 'function' && callParent.toString().includes('native code')",
+    );
+    truthy(
+        &mut r,
+        "const got = callParent(1, 2, { foo: 'bar' }); got.echo === 2 && Object.getPrototypeOf(got) === Object.prototype",
+    );
+    let args = rec.calls.borrow()[0].clone();
+    let mut want = Graph::undefined();
+    let arr = want.push(Object::Plain(vec![]));
+    let obj = want.push(Object::Plain(vec![(s("foo"), Value::str("bar"))]));
+    want.objects[0] = Object::Array {
+        length: 3,
+        elements: vec![
+            (0, Value::Number(1.0)),
+            (1, Value::Number(2.0)),
+            (2, Value::Object(obj)),
+        ],
+        extra: vec![],
+    };
+    want.root = Value::Object(arr);
+    assert!(same(&args, &want), "{args:?}");
+
+    // A host failure is a fresh guest error with only name and message.
+    truthy(
+        &mut r,
+        "try { callParent('fail'); false } catch (e) { e instanceof RangeError && e.message === 'host said no' && Object.keys(e).length === 0 }",
+    );
+    // Uncloneable arguments are a catchable guest TypeError naming the path.
+    truthy(
+        &mut r,
+        "try { callParent({ f() {} }); false } catch (e) { e instanceof TypeError && e.message.includes('arguments[0].f') }",
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn options_fail_closed() {
+    let cases: &[(Build, &str)] = &[
+        (|| plain(vec![("unknown", Value::Bool(true))]), "unknown"),
+        (
+            || plain(vec![("exposeHandlerAs", Value::str("callParent"))]),
+            "exposeHandlerAs",
+        ),
+        (
+            || plain(vec![("allowCodeGeneration", Value::str("yes"))]),
+            "allowCodeGeneration",
+        ),
+        (
+            || {
+                let mut g = Graph::undefined();
+                let limits = g.push(Object::Plain(vec![(
+                    s("instructions"),
+                    Value::Number(-1.0),
+                )]));
+                let root = g.push(Object::Plain(vec![(s("limits"), Value::Object(limits))]));
+                g.root = Value::Object(root);
+                g
+            },
+            "limits.instructions",
+        ),
+        (
+            || {
+                let mut g = Graph::undefined();
+                let limits = g.push(Object::Plain(vec![(s("cpu"), Value::Number(1.0))]));
+                let root = g.push(Object::Plain(vec![(s("limits"), Value::Object(limits))]));
+                g.root = Value::Object(root);
+                g
+            },
+            "limits.cpu",
+        ),
+        (|| prim(Value::Number(3.0)), "options"),
+    ];
+    for (build, option) in cases {
+        let e = RealmOptions::parse(&build(), false).expect_err(option);
+        assert_eq!(e.code, ErrorCode::InvalidOptions);
+        assert_eq!(e.details.option.as_deref(), Some(*option));
+    }
+    for bad in ["Object", "1x", "class", "a-b"] {
+        let e = RealmOptions::parse(&plain(vec![("exposeHandlerAs", Value::str(bad))]), true)
+            .expect_err(bad);
+        assert_eq!(
+            e.details.option.as_deref(),
+            Some("exposeHandlerAs"),
+            "{bad}"
+        );
+    }
+    let e = EvalOptions::parse(&plain(vec![("file", Value::str("x"))]))
+        .expect_err("unknown eval option");
+    assert_eq!(e.code, ErrorCode::InvalidOptions);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn call_invokes_guest_functions_with_cloned_args() {
+    let mut r = realm();
+    ok(&mut r, "globalThis.add = (x, y) => x + y; 0");
+    let mut args = Graph::undefined();
+    let a = args.push(Object::Array {
+        length: 2,
+        elements: vec![(0, Value::Number(2.0)), (1, Value::Number(3.0))],
+        extra: vec![],
+    });
+    args.root = Value::Object(a);
+    assert_eq!(r.call("add", &args).expect("call").root, Value::Number(5.0));
+    let e = r.call("missing", &args).expect_err("missing");
+    assert_eq!(
+        (e.code, e.details.name.as_deref()),
+        (ErrorCode::GuestThrew, Some("TypeError"))
+    );
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+#[wasm_bindgen_test(unsupported = test)]
+fn every_error_code_is_documented_in_the_readme() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README");
+    for code in ErrorCode::ALL {
+        assert!(
+            readme.contains(&format!("### `{}`", code.as_str())),
+            "{code} is not documented"
+        );
+    }
+}
