@@ -175,8 +175,8 @@ pub struct SandboxError {
     pub code: ErrorCode,
     /// Human-readable explanation, without the code (Display appends it).
     pub message: String,
-    /// Structured data.
-    pub details: Details,
+    /// Structured data (boxed: errors travel through many `Result`s on hot paths).
+    pub details: Box<Details>,
 }
 
 impl SandboxError {
@@ -185,7 +185,7 @@ impl SandboxError {
         Self {
             code,
             message: message.into(),
-            details: Details::default(),
+            details: Box::default(),
         }
     }
 

@@ -157,7 +157,7 @@ impl Realm {
             let slot = HandlerSlot {
                 handler,
                 captured: captured.clone(),
-                clone_limits: limits.clone.clone(),
+                clone_limits: limits.clone,
             };
             HANDLERS.with(|h| h.borrow_mut().insert(id, Rc::new(slot)));
         }
@@ -559,10 +559,7 @@ fn capture_intrinsics(context: &mut Context, meter: &Meter) -> Result<Captured> 
                 context,
             )?;
         let error_stack_getter = match desc.as_object() {
-            Some(d) => d
-                .get(js_string!("get"), context)?
-                .as_object()
-                .map(|g| g.clone()),
+            Some(d) => d.get(js_string!("get"), context)?.as_object(),
             None => None,
         };
         Ok(Captured {
