@@ -48,6 +48,8 @@ struct SandboxHooks {
     code_generation_denied: Cell<bool>,
 }
 
+const DENIED_MESSAGE: &str = "code generation from strings is disabled in this realm";
+
 const MAX_BUFFER_BYTES: u64 = 256 * 1024 * 1024;
 
 impl HostHooks for SandboxHooks {
@@ -65,9 +67,7 @@ impl HostHooks for SandboxHooks {
             return Ok(());
         }
         self.code_generation_denied.set(true);
-        Err(JsNativeError::eval()
-            .with_message("code generation from strings is disabled in this realm")
-            .into())
+        Err(JsNativeError::eval().with_message(DENIED_MESSAGE).into())
     }
 
     fn max_buffer_size(&self, _context: &mut Context) -> u64 {
@@ -409,7 +409,11 @@ fn classify_js(err: JsError, inner: &mut Inner) -> SandboxError {
         Err(e) => return internal(&format!("unclassifiable guest error: {e}")),
     };
     let mut e = guest_threw(&thrown, inner);
-    if denied && e.details.name.as_deref() == Some("EvalError") {
+    // Only our own denial: a guest's unrelated EvalError keeps its code.
+    if denied
+        && e.details.name.as_deref() == Some("EvalError")
+        && e.details.guest_message.as_deref() == Some(DENIED_MESSAGE)
+    {
         e.code = ErrorCode::PolicyDenied;
         e.message = format!("code generation denied: {}", e.message);
     }
@@ -619,14 +623,9 @@ fn call_handler(id: u64, args: &[JsValue], context: &mut Context) -> JsResult<Js
         Err(CloneError::Guest(e)) => return Err(e),
         // The guest sees a catchable DataCloneError-like TypeError naming the path.
         Err(CloneError::Boundary(e)) => {
-            let message = match &e.details.path {
-                Some(p) => format!("{} [{}]", e.message, e.code).replacen(
-                    "$",
-                    &format!("arguments{}", &p[1..]),
-                    1,
-                ),
-                None => e.to_string(),
-            };
+            // `$` is the argument array; name it as the guest wrote it.
+            let message = e.message.replacen('$', "arguments", 1);
+            let message = format!("{message} [{}]", e.code);
             return Err(JsNativeError::typ().with_message(message).into());
         }
     };

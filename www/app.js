@@ -7,8 +7,8 @@ const FILENAME = 'playground.js';
 const EXAMPLES = [
   {
     id: 'hello', label: 'Hello',
-    source: `// Return anything structured clone can carry: Maps, Sets, Dates,
-// typed arrays, even cycles. The host gets a copy, never a reference.
+    source: `// Return anything structured clone can carry: Maps, Sets,
+// Dates, typed arrays, even cycles. The host gets a copy.
 const items = new Map([[1, 'apple'], [2, 'pear']]);
 
 const order = {
@@ -25,8 +25,8 @@ order;
   },
   {
     id: 'infinite-loop', label: 'Infinite loop',
-    source: `// A runaway loop. The realm's deadline (limits.timeoutMs) stops it
-// and the host gets a typed error instead of a frozen tab.
+    source: `// A runaway loop. The realm's deadline (limits.timeoutMs)
+// stops it, and the host gets a typed error, not a frozen tab.
 let spins = 0;
 while (true) {
   spins++;
@@ -35,11 +35,11 @@ while (true) {
   },
   {
     id: 'throw', label: 'Throw',
-    source: `// Uncaught guest errors come back as data: name, message, stack
-// and the location they were thrown from.
+    source: `// Uncaught guest errors come back as data: name, message,
+// stack and the location they were thrown from.
 function parsePrice(input) {
   if (typeof input !== 'number') {
-    throw new TypeError('price must be a number, got ' + typeof input);
+    throw new TypeError('expected a number, got ' + typeof input);
   }
   return Math.round(input * 100);
 }
@@ -49,15 +49,16 @@ parsePrice('12.50');
   },
   {
     id: 'syntax-error', label: 'Syntax error',
-    source: `// Nothing runs if the source does not parse; the error says where.
+    source: `// Nothing runs if the source does not parse; the error
+// says where.
 const total = [1, 2, 3].reduce((sum, n) => sum + n, 0;
 total;
 `,
   },
   {
     id: 'escape-attempt', label: 'Escape attempt',
-    source: `// Everything a page script would reach for. Inside the realm none
-// of it exists: the global holds ECMAScript builtins and nothing else.
+    source: `// Everything a page script would reach for. In the realm none
+// of it exists: the global holds only ECMAScript builtins.
 const probes = {
   'window': () => typeof window,
   'document': () => typeof document,
@@ -66,20 +67,24 @@ const probes = {
   'localStorage': () => typeof localStorage,
   'WebAssembly': () => typeof WebAssembly,
   'setTimeout': () => typeof setTimeout,
-  'self / parent / top': () => typeof self + ' / ' + typeof parent + ' / ' + typeof top,
+  'self': () => typeof self,
+  'top': () => typeof top,
   'eval("typeof document")': () => eval('typeof document'),
   'constructor.constructor("return this")()': () =>
     whose(globalThis.constructor.constructor('return this')()),
-  'Function("return this")()': () => whose(Function('return this')()),
-  '(function () { return this })()': () => whose((function () { return this; })()),
+  'Function("return this")()': () =>
+    whose(Function('return this')()),
+  '(function () { return this })()': () =>
+    whose((function () { return this; })()),
   '[].map.constructor("return typeof document")()': () =>
     [].map.constructor('return typeof document')(),
 };
 
-// "guest global" means the probe reached the realm's own global object,
-// which has no window, document or network on it.
+// 'guest global': the probe reached the realm's own global
+// object, which has no window, document or network on it.
 function whose(g) {
-  if (g === globalThis && typeof g.document === 'undefined') return 'guest global';
+  const guestOnly = typeof g.document === 'undefined';
+  if (g === globalThis && guestOnly) return 'guest global';
   return 'HOST OBJECT';
 }
 
@@ -96,8 +101,8 @@ found;
   },
   {
     id: 'not-cloneable', label: 'Not cloneable',
-    source: `// Functions cannot cross the boundary. The error names the exact path,
-// so the host knows which field to fix.
+    source: `// Functions cannot cross the boundary. The error names the
+// exact path, so the host knows which field to fix.
 ({
   model: {
     title: 'Release notes',
@@ -111,12 +116,14 @@ found;
   },
   {
     id: 'call-the-host', label: 'Call the host',
-    source: `// The host exposed exactly one function, callParent. Arguments and
-// the reply cross by structured clone: the host never sees a guest
-// object and the guest never sees a host one.
+    source: `// The host exposed exactly one function, callParent. Arguments
+// and the reply cross by structured clone: the host never sees a
+// guest object, and the guest never sees a host one.
 const reply = callParent('hello', { n: 1 });
+const replyIsPlainData =
+  Object.getPrototypeOf(reply) === Object.prototype;
 
-({ reply, replyIsPlainData: Object.getPrototypeOf(reply) === Object.prototype });
+({ reply, replyIsPlainData });
 `,
   },
 ];
@@ -285,13 +292,13 @@ function showError(e, source) {
   }
   for (const [name, label] of FIELDS) {
     if (info[name] === undefined) continue;
-    fields.append(el('div', { class: 'field-row', testid: `error-field-${name}` },
-      el('dt', { text: label }), el('dd', { text: String(info[name]) })));
+    fields.append(el('div', { class: 'field-row' },
+      el('dt', { text: label }), el('dd', { testid: `error-field-${name}`, text: String(info[name]) })));
   }
   const card = el('div', { class: 'error-card', testid: 'error-card' },
     el('div', { class: 'result-head' },
       el('span', { class: 'badge badge-err', testid: 'error-code', text: code })),
-    el('p', { class: 'error-message', testid: 'error-message', text: e && e.message }),
+    el('p', { class: 'error-message', testid: 'error-message', text: String(e && e.message).replace(/\s*\[SANDBOX_[A-Z_]+\]$/, '') }),
     fields.childElementCount ? fields : null,
     excerpt(e, source),
     e.guestStack ? el('details', { class: 'stack', open: '' },
@@ -305,10 +312,11 @@ function showError(e, source) {
 /** The offending source line with a caret, when the error points into the editor. */
 function excerpt(e, source) {
   if (source == null || e.filename !== FILENAME || !(e.line >= 1)) return null;
-  const line = source.split('\n')[e.line - 1];
-  if (line === undefined) return null;
+  const raw = source.split('\n')[e.line - 1];
+  if (raw === undefined) return null;
+  const line = raw.trimStart();
   const gutter = `${e.line} | `;
-  const col = Math.max(1, e.column || 1);
+  const col = Math.max(1, (e.column || 1) - (raw.length - line.length));
   const caret = ' '.repeat(gutter.length + col - 1) + '^';
   return el('pre', { class: 'excerpt', testid: 'error-excerpt', text: `${gutter}${line}\n${caret}` });
 }
@@ -347,7 +355,7 @@ function beat(now) {
   const x = phase < 0.5 ? phase * 2 : 2 - phase * 2;
   dot.style.transform = `translateX(${(x * 100).toFixed(2)}%)`;
   if (frames % 6 === 0) {
-    stallBox.textContent = `longest pause (5 s): ${Math.round(worstGap)} ms`;
+    stallBox.textContent = `longest pause: ${Math.round(worstGap)} ms`;
     stallBox.classList.toggle('stalled', worstGap > 100);
     heartbeat.dataset.frames = String(frames);
   }

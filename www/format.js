@@ -123,15 +123,23 @@ function fmtObject(v, tag, state) {
 }
 
 // Splits formatted text into [text, className] runs for colouring. Purely cosmetic.
-const TOKENS = /('(?:[^'\\\n]|\\.)*')|(<ref \*\d+>|\[Circular \*\d+\])|\b(undefined|null|true|false)\b|(-?\b\d[\d.]*(?:e[+-]?\d+)?n?\b|\bNaN\b|-?\bInfinity\b)|\b((?:Map|Set|Date|ArrayBuffer|DataView|[A-Z]\w*Array|[A-Z]\w*Error))\b/g;
+const TOKENS = new RegExp([
+  /(?<=(?:^|[{,\n])\s*)('(?:[^'\\\n]|\\.)*'|[A-Za-z_$][\w$]*)(?=: )/.source, // 1 key
+  /('(?:[^'\\\n]|\\.)*')/.source, // 2 string
+  /(<ref \*\d+>|\[Circular \*\d+\])/.source, // 3 reference
+  /(Date\([^)]*\))/.source, // 4 date
+  /\b(undefined|null|true|false)\b/.source, // 5 keyword
+  /(-?\b\d[\d.]*(?:e[+-]?\d+)?n?\b|\bNaN\b|-?\bInfinity\b)/.source, // 6 number
+  /\b(Map|Set|ArrayBuffer|DataView|[A-Z]\w*Array|[A-Z]\w*Error)\b/.source, // 7 type
+].join('|'), 'g');
+const CLASSES = [null, 'tok-key', 'tok-str', 'tok-ref', 'tok-date', 'tok-kw', 'tok-num', 'tok-type'];
 
 export function tokens(text) {
   const out = [];
   let last = 0;
   for (const m of text.matchAll(TOKENS)) {
     if (m.index > last) out.push([text.slice(last, m.index), '']);
-    const cls = m[1] ? 'tok-str' : m[2] ? 'tok-ref' : m[3] ? 'tok-kw' : m[4] ? 'tok-num' : 'tok-type';
-    out.push([m[0], cls]);
+    out.push([m[0], CLASSES[m.findIndex((g, i) => i > 0 && g !== undefined)]]);
     last = m.index + m[0].length;
   }
   if (last < text.length) out.push([text.slice(last), '']);

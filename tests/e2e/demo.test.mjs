@@ -73,7 +73,7 @@ function parseStringEntries(formatted) {
 
 const PROBES = [
   'window', 'document', 'fetch', 'XMLHttpRequest', 'localStorage', 'WebAssembly', 'setTimeout',
-  'self / parent / top', 'eval("typeof document")', 'constructor.constructor("return this")()',
+  'self', 'top', 'eval("typeof document")', 'constructor.constructor("return this")()',
   'Function("return this")()', '(function () { return this })()',
   '[].map.constructor("return typeof document")()',
 ];
@@ -131,7 +131,7 @@ test('demo page: every example, the options and the host log work in Chromium', 
     const frames = await heartbeatFrames(page);
     await page.waitForFunction(([s, n]) => Number(document.querySelector(s).dataset.frames) > n + 12,
       [sel('heartbeat'), frames], { timeout: 5_000 });
-    assert.match(await text(page, 'heartbeat-stall'), /longest pause \(5 s\): \d+ ms/);
+    assert.match(await text(page, 'heartbeat-stall'), /longest pause: \d+ ms/);
     await shot(page, 'infinite-loop');
     // The realm is still usable after the runaway.
     await setSource(page, '6 * 7');
@@ -143,12 +143,12 @@ test('demo page: every example, the options and the host log work in Chromium', 
     const source = await runExample(page, 'throw');
     assert.equal(await text(page, 'error-code'), 'SANDBOX_GUEST_THREW');
     assert.equal(await text(page, 'error-field-guestName'), 'TypeError');
-    assert.equal(await text(page, 'error-field-guestMessage'), 'price must be a number, got string');
+    assert.equal(await text(page, 'error-field-guestMessage'), 'expected a number, got string');
     const throwLine = source.split('\n').findIndex((l) => l.includes('throw new TypeError')) + 1;
     const location = await text(page, 'error-field-location');
     assert.match(location, new RegExp(`^playground\\.js:${throwLine}:\\d+$`));
     assert.match(await text(page, 'error-field-guestStack'), /parsePrice/);
-    assert.match(await text(page, 'error-excerpt'), new RegExp(`^${throwLine} \\| .*throw new TypeError`));
+    assert.match(await text(page, 'error-excerpt'), new RegExp(`^${throwLine} \\| throw new TypeError`));
     await shot(page, 'throw');
   });
 
@@ -169,8 +169,7 @@ test('demo page: every example, the options and the host log work in Chromium', 
     const found = parseStringEntries(value);
     assert.deepEqual([...found.keys()], PROBES);
     for (const [probe, result] of found) {
-      if (probe === 'self / parent / top') assert.equal(result, 'undefined / undefined / undefined');
-      else if (probe.includes('return this')) assert.equal(result, 'guest global', probe);
+      if (probe.includes('return this')) assert.equal(result, 'guest global', probe);
       else assert.equal(result, 'undefined', probe);
     }
     await shot(page, 'escape-attempt');
@@ -196,7 +195,10 @@ test('demo page: every example, the options and the host log work in Chromium', 
     assert.ok(value.includes('echo: { n: 1 }'), value);
     assert.ok(value.includes('replyIsPlainData: true'), value);
     assert.match(value, /at: Date\(\d{4}-\d\d-\d\dT/);
+    // Show the result and the host log together.
+    await page.evaluate((s) => document.querySelector(s).scrollIntoView({ block: 'end', behavior: 'instant' }), sel('host-log'));
     await shot(page, 'call-the-host');
+    await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
   });
 
   await t.test('Ctrl+Enter runs, and globals persist until the realm is reset', async () => {
