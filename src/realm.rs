@@ -632,15 +632,7 @@ fn call_handler(id: u64, args: &[JsValue], context: &mut Context) -> JsResult<Js
     match slot.handler.call(graph) {
         Ok(result) => to_guest(&result, context),
         Err(failure) => {
-            let native = match failure.name {
-                ErrorName::Error => JsNativeError::error(),
-                ErrorName::EvalError => JsNativeError::eval(),
-                ErrorName::RangeError => JsNativeError::range(),
-                ErrorName::ReferenceError => JsNativeError::reference(),
-                ErrorName::SyntaxError => JsNativeError::syntax(),
-                ErrorName::TypeError => JsNativeError::typ(),
-                ErrorName::UriError => JsNativeError::uri(),
-            };
+            let native = crate::clone::to_guest::native_error(failure.name);
             Err(native.with_message(failure.message).into())
         }
     }

@@ -124,6 +124,19 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
     value(&graph.root, context)
 }
 
+/// A fresh guest error of a standard kind.
+pub fn native_error(name: ErrorName) -> JsNativeError {
+    match name {
+        ErrorName::Error => JsNativeError::error(),
+        ErrorName::EvalError => JsNativeError::eval(),
+        ErrorName::RangeError => JsNativeError::range(),
+        ErrorName::ReferenceError => JsNativeError::reference(),
+        ErrorName::SyntaxError => JsNativeError::syntax(),
+        ErrorName::TypeError => JsNativeError::typ(),
+        ErrorName::UriError => JsNativeError::uri(),
+    }
+}
+
 fn malformed(what: &str) -> JsError {
     JsNativeError::typ()
         .with_message(format!("malformed boundary value: {what}"))
@@ -188,15 +201,7 @@ fn shell(object: &Object, context: &mut Context) -> JsResult<JsObject> {
             JsRegExp::new(text(source), JsString::from(flags.as_str()), context)?.into()
         }
         Object::Error { name, message, .. } => {
-            let native = match name {
-                ErrorName::Error => JsNativeError::error(),
-                ErrorName::EvalError => JsNativeError::eval(),
-                ErrorName::RangeError => JsNativeError::range(),
-                ErrorName::ReferenceError => JsNativeError::reference(),
-                ErrorName::SyntaxError => JsNativeError::syntax(),
-                ErrorName::TypeError => JsNativeError::typ(),
-                ErrorName::UriError => JsNativeError::uri(),
-            };
+            let native = native_error(*name);
             let native = match message {
                 Some(m) => native.with_message(m.to_lossy()),
                 None => native,
