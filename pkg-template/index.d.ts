@@ -27,8 +27,8 @@ export class SandboxError extends Error {
   readonly filename?: string;
   readonly line?: number;
   readonly column?: number;
-  /** SANDBOX_TERMINATED: 'crashed' | 'timeout' | 'memory' | 'requested'. */
-  readonly reason?: 'crashed' | 'timeout' | 'memory' | 'requested';
+  /** SANDBOX_TERMINATED: why the engine instance is gone. */
+  readonly reason?: 'crashed' | 'timeout' | 'memory' | 'requested' | 'evicted';
   /** SANDBOX_INVALID_OPTIONS: the offending option. */
   readonly option?: string;
   toJSON(): Record<string, unknown>;
@@ -68,16 +68,61 @@ export interface EvalOptions {
   filename?: string;
 }
 
-/** Loads the engine. Pass a compiled WebAssembly.Module (or a URL) to control loading. */
-export function init(moduleOrPath?: WebAssembly.Module | URL | string | Response): Promise<void>;
-export function initSync(module: WebAssembly.Module): void;
+export interface PoolOptions {
+  /** Most live workers; past it the least recently used idle worker is evicted. Default 8. */
+  maxWorkers?: number;
+  /** Idle workers are closed after this long. Default 60000. */
+  idleTimeoutMs?: number;
+  /** A worker that has not answered by a call's timeoutMs + graceMs is killed. Default 100. */
+  graceMs?: number;
+  /** A worker whose wasm memory grows past this is replaced. Default 512. */
+  memoryLimitMb?: number;
+  /** Most calls in flight per worker. Default 64. */
+  maxInFlight?: number;
+  /** Longest source accepted by eval, in UTF-16 units. Default 16 Mi. */
+  maxSourceLength?: number;
+  /** The engine: a compiled module or a URL. Default: the package's wasm file. */
+  wasm?: WebAssembly.Module | URL | string;
+}
 
-/** A synchronous isolated realm. All values cross by structured clone. */
-export class Realm {
-  constructor(options?: RealmOptions);
-  eval(source: string, options?: EvalOptions): any;
-  set(name: string, value: any): void;
-  call(name: string, ...args: any[]): any;
-  dispose(): void;
-  readonly disposed: boolean;
+/** Workers by principal. Events: 'terminated' and 'protocol-error' (CustomEvent detail). */
+export class CompartmentPool extends EventTarget {
+  constructor(options?: PoolOptions);
+  readonly workerCount: number;
+  close(): void;
+}
+
+export function getDefaultPool(): CompartmentPool;
+
+export interface CompartmentOptions {
+  /** Who the code belongs to; compartments of different principals never share a worker. */
+  principal: string;
+  /** Called on the main thread with cloned arguments; may be async. The guest gets a promise. */
+  handler?: (...args: any[]) => any;
+  exposeHandlerAs?: string;
+  allowCodeGeneration?: boolean;
+  limits?: Limits;
+  pool?: CompartmentPool;
+}
+
+export interface CompartmentStats {
+  calls: number;
+  errors: number;
+  totalMs: number;
+  memoryBytes: number;
+  respawns: number;
+}
+
+/** A realm in a dedicated worker. Event: 'terminated' (detail: { reason, message }). */
+export class Compartment extends EventTarget {
+  static create(options: CompartmentOptions): Promise<Compartment>;
+  readonly principal: string;
+  /** Resolves with a clone of the completion value; a promise completion is awaited. */
+  eval(source: string, options?: EvalOptions): Promise<any>;
+  set(name: string, value: any): Promise<void>;
+  call(name: string, ...args: any[]): Promise<any>;
+  /** Stops it now; its state is gone and the next call starts afresh. */
+  terminate(): void;
+  dispose(): Promise<void>;
+  stats(): CompartmentStats;
 }

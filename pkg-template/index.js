@@ -1,2 +1,3 @@
-export { Realm, init, initSync } from './realm.js';
+// The main-thread entry: compartments in workers. The sync Realm is at 'isolated-realm/realm'.
+export { Compartment, CompartmentPool, getDefaultPool } from './client.js';
 export { SandboxError } from './errors.js';

@@ -119,6 +119,8 @@ pub enum TerminationReason {
     Memory,
     /// The host asked for termination.
     Requested,
+    /// The pool closed an idle or least recently used worker.
+    Evicted,
 }
 
 impl TerminationReason {
@@ -130,6 +132,7 @@ impl TerminationReason {
             TerminationReason::Timeout => "timeout",
             TerminationReason::Memory => "memory",
             TerminationReason::Requested => "requested",
+            TerminationReason::Evicted => "evicted",
         }
     }
 }

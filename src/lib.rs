@@ -9,8 +9,10 @@ pub mod capabilities;
 pub mod clone;
 pub mod error;
 pub mod guards;
+pub mod handler;
 pub mod jobs;
 pub mod options;
+pub mod protocol;
 pub mod realm;
 pub mod value;
 
@@ -19,5 +21,5 @@ pub mod bindings;
 
 pub use error::{ErrorCode, Limit, SandboxError, TerminationReason};
 pub use options::{EvalOptions, Limits, RealmOptions};
-pub use realm::{HandlerFailure, HostHandler, Realm};
+pub use realm::{HandlerFailure, HostHandler, Outcome, Realm};
 pub use value::{Graph, Object, Text, Value};

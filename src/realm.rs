@@ -1,24 +1,25 @@
 //! The isolated realm: a Boa context whose only contact with the host is cloned data.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use boa_engine::builtins::promise::PromiseState;
 use boa_engine::context::{ContextBuilder, HostHooks};
 use boa_engine::error::{EngineError, RuntimeLimitError};
 use boa_engine::module::IdleModuleLoader;
-use boa_engine::object::builtins::JsArray;
+use boa_engine::object::builtins::{JsArray, JsPromise};
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::realm::Realm as BoaRealm;
 use boa_engine::{
-    Context, JsError, JsNativeError, JsResult, JsString, JsValue, NativeFunction, Script, Source,
-    js_string,
+    Context, JsError, JsNativeError, JsResult, JsString, JsValue, Script, Source, js_string,
 };
 
 use crate::budget::Meter;
 use crate::capabilities;
 use crate::clone::{Captured, CloneError, from_guest, to_guest};
 use crate::error::{ErrorCode, Limit, Location, Result, SandboxError, TerminationReason};
+use crate::handler::{self, AsyncCalls, Handler, HostCall};
 use crate::jobs::JobQueue;
 use crate::options::{EvalOptions, Limits, RealmOptions};
 use crate::value::{CloneLimits, ErrorName, Graph, Object, Value};
@@ -76,16 +77,7 @@ impl HostHooks for SandboxHooks {
     }
 }
 
-/// Per-realm state the handler function needs; reached through a registry because Boa
-/// native closures must be `Copy` (they hold only the realm id).
-struct HandlerSlot {
-    handler: Rc<dyn HostHandler>,
-    captured: Captured,
-    clone_limits: CloneLimits,
-}
-
 thread_local! {
-    static HANDLERS: RefCell<HashMap<u64, Rc<HandlerSlot>>> = RefCell::new(HashMap::new());
     static NEXT_ID: Cell<u64> = const { Cell::new(1) };
 }
 
@@ -95,6 +87,19 @@ struct Inner {
     jobs: Rc<JobQueue>,
     hooks: Rc<SandboxHooks>,
     captured: Captured,
+    async_calls: Option<Rc<AsyncCalls>>,
+    /// Entries whose completion value is a promise still pending, by token.
+    pending: HashMap<u64, JsPromise>,
+    next_token: u64,
+}
+
+/// The result of an entry that may wait for promises.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Finished with this value.
+    Done(Graph),
+    /// Its completion value is a pending promise; [`Realm::settle`] reports it later.
+    Pending(u64),
 }
 
 /// An isolated realm. Not thread-safe; one per context, one context per realm.
@@ -112,6 +117,24 @@ impl Realm {
     /// `SANDBOX_INVALID_OPTIONS` for a handler without a name (or the reverse);
     /// `SANDBOX_TERMINATED` if the engine cannot be created.
     pub fn new(options: RealmOptions, handler: Option<Rc<dyn HostHandler>>) -> Result<Self> {
+        Self::build(options, handler.map(Handler::Sync))
+    }
+
+    /// Like [`Realm::new`], but the exposed handler is asynchronous: the guest gets a
+    /// promise per call, [`Realm::take_host_calls`] hands the calls to the host, and
+    /// [`Realm::settle`] answers them. Used across a worker boundary.
+    ///
+    /// # Errors
+    /// As [`Realm::new`].
+    pub fn new_async(options: RealmOptions) -> Result<Self> {
+        let handler = options
+            .expose_handler_as
+            .as_ref()
+            .map(|_| Handler::Async(Rc::new(AsyncCalls::default())));
+        Self::build(options, handler)
+    }
+
+    fn build(options: RealmOptions, handler: Option<Handler>) -> Result<Self> {
         if handler.is_some() != options.expose_handler_as.is_some() {
             return Err(SandboxError::invalid_option(
                 "exposeHandlerAs",
@@ -152,14 +175,20 @@ impl Realm {
         restrict_global(&mut context)?;
         crate::guards::install(&mut context)
             .map_err(|e| internal(&format!("installing builtin guards failed: {e}")))?;
+        let async_calls = match &handler {
+            Some(Handler::Async(calls)) => Some(calls.clone()),
+            _ => None,
+        };
         if let (Some(name), Some(handler)) = (&options.expose_handler_as, handler) {
-            install_handler(&mut context, id, name)?;
-            let slot = HandlerSlot {
+            handler::install(
+                &mut context,
+                id,
+                name,
                 handler,
-                captured: captured.clone(),
-                clone_limits: limits.clone,
-            };
-            HANDLERS.with(|h| h.borrow_mut().insert(id, Rc::new(slot)));
+                captured.clone(),
+                limits.clone,
+            )
+            .map_err(|e| internal(&format!("installing the handler failed: {e}")))?;
         }
         Ok(Self {
             id,
@@ -169,6 +198,9 @@ impl Realm {
                 jobs,
                 hooks,
                 captured,
+                async_calls,
+                pending: HashMap::new(),
+                next_token: 1,
             }),
             limits,
         })
@@ -193,6 +225,25 @@ impl Realm {
     /// `SANDBOX_NOT_CLONEABLE`, `SANDBOX_POLICY_DENIED` (code generation denied),
     /// `SANDBOX_DISPOSED`, `SANDBOX_TERMINATED` (engine panic; the realm is then disposed).
     pub fn eval(&mut self, source: &str, options: &EvalOptions) -> Result<Graph> {
+        done(self.eval_with(source, options, false))
+    }
+
+    /// Like [`Realm::eval`], but a promise completion value is awaited: the result is its
+    /// fulfilment (or the rejection as `SANDBOX_GUEST_THREW`), or [`Outcome::Pending`] if
+    /// it waits on async host calls.
+    ///
+    /// # Errors
+    /// As [`Realm::eval`].
+    pub fn eval_outcome(&mut self, source: &str, options: &EvalOptions) -> Result<Outcome> {
+        self.eval_with(source, options, true)
+    }
+
+    fn eval_with(
+        &mut self,
+        source: &str,
+        options: &EvalOptions,
+        await_promise: bool,
+    ) -> Result<Outcome> {
         if source.len() > self.limits.max_source_length {
             return Err(SandboxError::limit(
                 Limit::SourceLength,
@@ -204,7 +255,7 @@ impl Realm {
             ));
         }
         let filename = options.filename.clone();
-        self.enter(move |inner| {
+        self.enter(await_promise, move |inner| {
             let path = std::path::Path::new(&filename);
             let src = Source::from_bytes(source).with_path(path);
             let script = Script::parse(src, None, &mut inner.context)
@@ -226,7 +277,7 @@ impl Realm {
                 "must be a non-empty string",
             ));
         }
-        self.enter(|inner| {
+        self.enter(false, |inner| {
             let v = to_guest(value, &mut inner.context)?;
             let global = inner.context.global_object();
             global.define_property_or_throw(
@@ -249,7 +300,19 @@ impl Realm {
     /// # Errors
     /// As [`Realm::eval`]; a missing or non-callable `name` is a guest `TypeError`.
     pub fn call(&mut self, name: &str, args: &Graph) -> Result<Graph> {
-        self.enter(|inner| {
+        done(self.call_with(name, args, false))
+    }
+
+    /// Like [`Realm::call`], awaiting a promise result as [`Realm::eval_outcome`] does.
+    ///
+    /// # Errors
+    /// As [`Realm::call`].
+    pub fn call_outcome(&mut self, name: &str, args: &Graph) -> Result<Outcome> {
+        self.call_with(name, args, true)
+    }
+
+    fn call_with(&mut self, name: &str, args: &Graph, await_promise: bool) -> Result<Outcome> {
+        self.enter(await_promise, |inner| {
             let context = &mut inner.context;
             let f = context.global_object().get(JsString::from(name), context)?;
             let Some(f) = f.as_callable() else {
@@ -275,15 +338,117 @@ impl Realm {
         })
     }
 
+    /// Async host calls the guest made since the last take.
+    pub fn take_host_calls(&mut self) -> Vec<HostCall> {
+        self.inner
+            .as_ref()
+            .and_then(|i| i.async_calls.as_ref())
+            .map(|c| c.take())
+            .unwrap_or_default()
+    }
+
+    /// Whether any entry is waiting on a promise.
+    #[must_use]
+    pub fn has_pending(&self) -> bool {
+        self.inner.as_ref().is_some_and(|i| !i.pending.is_empty())
+    }
+
+    /// Answers async host call `call`, runs the guest jobs that unblocks (one metered
+    /// entry), and returns the entries that finished as a result, by token.
+    ///
+    /// # Errors
+    /// `SANDBOX_PROTOCOL` for an unknown call id; a limit or crash while running the
+    /// unblocked jobs fails every pending entry (and is returned here too).
+    pub fn settle(
+        &mut self,
+        call: u64,
+        outcome: std::result::Result<Graph, HandlerFailure>,
+    ) -> Result<Vec<(u64, Result<Graph>)>> {
+        let resolvers = self
+            .inner
+            .as_ref()
+            .and_then(|i| i.async_calls.as_ref())
+            .and_then(|c| c.resolvers(call));
+        let Some(resolvers) = resolvers else {
+            return Err(SandboxError::new(
+                ErrorCode::Protocol,
+                format!("no host call {call} is waiting"),
+            ));
+        };
+        let result = self.enter(false, move |inner| {
+            let context = &mut inner.context;
+            match outcome {
+                Ok(graph) => {
+                    let v = to_guest(&graph, context)?;
+                    resolvers
+                        .resolve
+                        .call(&JsValue::undefined(), &[v], context)?;
+                }
+                Err(failure) => {
+                    let e = handler::failure_error(failure).into_opaque(context);
+                    resolvers
+                        .reject
+                        .call(&JsValue::undefined(), &[e.into()], context)?;
+                }
+            }
+            Ok(JsValue::undefined())
+        });
+        match result {
+            Ok(_) => Ok(self.finished()),
+            Err(e) => {
+                // The jobs that failed belong to every waiting entry.
+                let tokens: Vec<u64> = self
+                    .inner
+                    .as_mut()
+                    .map(|i| i.pending.drain().map(|(t, _)| t).collect())
+                    .unwrap_or_default();
+                Ok(tokens.into_iter().map(|t| (t, Err(e.clone()))).collect())
+            }
+        }
+    }
+
+    /// Stops waiting for entry `token` (e.g. the host gave up on it).
+    pub fn abandon(&mut self, token: u64) {
+        if let Some(inner) = self.inner.as_mut() {
+            inner.pending.remove(&token);
+        }
+    }
+
+    /// Collects pending entries whose promise settled, converting each result.
+    fn finished(&mut self) -> Vec<(u64, Result<Graph>)> {
+        let settled: Vec<(u64, JsPromise)> = match self.inner.as_ref() {
+            Some(inner) => inner
+                .pending
+                .iter()
+                .filter(|(_, p)| !matches!(p.state(), PromiseState::Pending))
+                .map(|(t, p)| (*t, p.clone()))
+                .collect(),
+            None => return Vec::new(),
+        };
+        let mut out = Vec::with_capacity(settled.len());
+        for (token, promise) in settled {
+            if let Some(inner) = self.inner.as_mut() {
+                inner.pending.remove(&token);
+            }
+            let result = self.enter(false, move |_| match promise.state() {
+                PromiseState::Fulfilled(v) => Ok(v),
+                PromiseState::Rejected(e) => Err(Failure::Js(JsError::from_opaque(e))),
+                PromiseState::Pending => Ok(JsValue::undefined()),
+            });
+            out.push((token, done(result)));
+        }
+        out
+    }
+
     /// Frees the engine. Later calls fail with `SANDBOX_DISPOSED`.
     pub fn dispose(&mut self) {
         self.inner = None;
-        HANDLERS.with(|h| h.borrow_mut().remove(&self.id));
+        handler::uninstall(self.id);
     }
 
     /// Runs one entry: arm the meter, run `body`, drain jobs, clone the result out, map
     /// every failure to a typed error.
-    fn enter<F>(&mut self, body: F) -> Result<Graph>
+    fn enter<F>(&mut self, await_promise: bool, body: F) -> Result<Outcome>
     where
         F: FnOnce(&mut Inner) -> std::result::Result<JsValue, Failure>,
     {
@@ -298,8 +463,21 @@ impl Realm {
         );
         let result = body(inner).and_then(|v| {
             inner.context.run_jobs()?;
+            let v = match v.as_promise().filter(|_| await_promise) {
+                None => v,
+                Some(promise) => match promise.state() {
+                    PromiseState::Fulfilled(v) => v,
+                    PromiseState::Rejected(e) => return Err(Failure::Js(JsError::from_opaque(e))),
+                    PromiseState::Pending => {
+                        let token = inner.next_token;
+                        inner.next_token += 1;
+                        inner.pending.insert(token, promise);
+                        return Ok(Outcome::Pending(token));
+                    }
+                },
+            };
             let graph = from_guest(&v, &inner.captured, self.limits.clone, &mut inner.context)?;
-            Ok(graph)
+            Ok(Outcome::Done(graph))
         });
         // Boa can swallow an uncatchable error inside async resumption; the meter cannot be
         // fooled: once it tripped, the entry failed.
@@ -309,14 +487,17 @@ impl Realm {
         };
         inner.meter.disarm(&mut inner.context);
         match result {
-            Ok(graph) => Ok(graph),
+            Ok(outcome) => Ok(outcome),
             Err(failure) => {
                 let error = self.classify(failure);
-                if let Some(inner) = self.inner.as_ref()
+                if let Some(inner) = self.inner.as_mut()
                     && error.code == ErrorCode::LimitExceeded
                 {
-                    // The queued jobs belong to the aborted computation.
+                    // The queued jobs and waiting host calls belong to the aborted computation.
                     inner.jobs.clear();
+                    if let Some(calls) = &inner.async_calls {
+                        calls.clear();
+                    }
                 }
                 if error.code == ErrorCode::Terminated {
                     self.dispose();
@@ -339,7 +520,15 @@ impl Realm {
 
 impl Drop for Realm {
     fn drop(&mut self) {
-        HANDLERS.with(|h| h.borrow_mut().remove(&self.id));
+        handler::uninstall(self.id);
+    }
+}
+
+/// The value of an entry that cannot be pending (no promise awaiting).
+fn done(outcome: Result<Outcome>) -> Result<Graph> {
+    match outcome? {
+        Outcome::Done(g) => Ok(g),
+        Outcome::Pending(_) => Err(internal("an entry that never awaits was left pending")),
     }
 }
 
@@ -599,43 +788,6 @@ fn restrict_global(context: &mut Context) -> Result<()> {
         }
     }
     Ok(())
-}
-
-fn install_handler(context: &mut Context, id: u64, name: &str) -> Result<()> {
-    let body = NativeFunction::from_copy_closure(move |_this, args, context| {
-        call_handler(id, args, context)
-    });
-    context
-        .register_global_builtin_callable(JsString::from(name), 0, body)
-        .map_err(|e| internal(&format!("installing the handler failed: {e}")))
-}
-
-/// The guest → host path of `exposeHandlerAs`. See [`capabilities::HANDLER`].
-fn call_handler(id: u64, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
-    let Some(slot) = HANDLERS.with(|h| h.borrow().get(&id).cloned()) else {
-        return Err(JsNativeError::typ()
-            .with_message("the host handler is gone")
-            .into());
-    };
-    let array = JsArray::from_iter(args.iter().cloned(), context);
-    let graph = match from_guest(&array.into(), &slot.captured, slot.clone_limits, context) {
-        Ok(g) => g,
-        Err(CloneError::Guest(e)) => return Err(e),
-        // The guest sees a catchable DataCloneError-like TypeError naming the path.
-        Err(CloneError::Boundary(e)) => {
-            // `$` is the argument array; name it as the guest wrote it.
-            let message = e.message.replacen('$', "arguments", 1);
-            let message = format!("{message} [{}]", e.code);
-            return Err(JsNativeError::typ().with_message(message).into());
-        }
-    };
-    match slot.handler.call(graph) {
-        Ok(result) => to_guest(&result, context),
-        Err(failure) => {
-            let native = crate::clone::to_guest::native_error(failure.name);
-            Err(native.with_message(failure.message).into())
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 // The isolated-realm playground. Plain DOM, no framework.
-import { init, Realm, SandboxError } from '/pkg/index.js';
+import { init, Realm, SandboxError } from '/pkg/realm.js';
 import { format, tokens } from './format.js';
 
 const FILENAME = 'playground.js';

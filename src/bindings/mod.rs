@@ -4,8 +4,10 @@
 mod convert;
 mod error;
 mod realm;
+mod worker;
 
 pub use realm::RawRealm;
+pub use worker::WorkerHost;
 
 use wasm_bindgen::prelude::*;
 

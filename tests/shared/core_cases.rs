@@ -1097,3 +1097,65 @@ fn every_error_code_is_documented_in_the_readme() {
         );
     }
 }
+
+// ---------------------------------------------------------------- async host calls
+
+fn first_arg(call: &isolated_realm::handler::HostCall) -> Value {
+    match &call.args.root {
+        Value::Object(id) => match call.args.get(*id) {
+            Some(Object::Array { elements, .. }) => elements.first().map(|e| e.1.clone()).unwrap_or(Value::Undefined),
+            _ => Value::Undefined,
+        },
+        _ => Value::Undefined,
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn async_handler_calls_are_queued_then_settled() {
+    use isolated_realm::Outcome;
+    let o = RealmOptions {
+        expose_handler_as: Some("host".into()),
+        allow_code_generation: true,
+        ..Default::default()
+    };
+    let mut r = Realm::new_async(o).expect("realm");
+    let opts = EvalOptions::default();
+    let out = r
+        .eval_outcome("(async () => { const a = await host('a', 1); const b = await host('b'); return a + b })()", &opts)
+        .expect("eval");
+    let Outcome::Pending(token) = out else { panic!("expected pending, got {out:?}") };
+    let calls = r.take_host_calls();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(first_arg(&calls[0]), Value::str("a"));
+    assert!(r.settle(calls[0].call, Ok(prim(Value::Number(40.0)))).expect("settle").is_empty());
+    let calls = r.take_host_calls();
+    assert_eq!(first_arg(&calls[0]), Value::str("b"));
+    let done = r.settle(calls[0].call, Ok(prim(Value::Number(2.0)))).expect("settle");
+    assert_eq!(done, vec![(token, Ok(prim(Value::Number(42.0))))]);
+    assert!(!r.has_pending());
+
+    // A host failure rejects the guest promise with a fresh guest error.
+    let Outcome::Pending(token) = r
+        .eval_outcome("host('fail').catch(e => `${e instanceof RangeError}:${e.message}`)", &opts)
+        .expect("eval") else { panic!() };
+    let call = r.take_host_calls()[0].call;
+    let done = r
+        .settle(call, Err(HandlerFailure { name: ErrorName::RangeError, message: "no".into() }))
+        .expect("settle");
+    assert_eq!(done, vec![(token, Ok(prim(Value::str("true:no"))))]);
+
+    // Promises that settle without the host finish at once; rejections are guest throws.
+    assert_eq!(r.eval_outcome("(async () => 5)()", &opts).expect("eval"), Outcome::Done(prim(Value::Number(5.0))));
+    let e = r.eval_outcome("Promise.reject(new TypeError('late'))", &opts).expect_err("rejected");
+    assert_eq!((e.code, e.details.name.as_deref()), (ErrorCode::GuestThrew, Some("TypeError")));
+
+    // Unknown call ids are protocol errors; a runaway after a settle is still a limit.
+    assert_eq!(r.settle(999, Ok(prim(Value::Null))).expect_err("unknown").code, ErrorCode::Protocol);
+    let Outcome::Pending(token) = r.eval_outcome("host('spin').then(() => { for (;;) {} })", &opts).expect("eval") else { panic!() };
+    let call = r.take_host_calls()[0].call;
+    let done = r.settle(call, Ok(prim(Value::Null))).expect("settle");
+    assert_eq!(done.len(), 1);
+    assert_eq!(done[0].0, token);
+    assert_eq!(done[0].1.as_ref().expect_err("limit").code, ErrorCode::LimitExceeded);
+    assert_eq!(ok(&mut r, "1 + 1").root, Value::Number(2.0));
+}

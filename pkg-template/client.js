@@ -1,0 +1,486 @@
+// The compartment tier's main-thread client. Each compartment is a realm inside a dedicated
+// module worker; principals never share a worker. Every call has a deadline: the engine's
+// own budget stops runaways softly, and a worker that does not answer by deadline + grace
+// is killed (worker.terminate()), its pending calls rejected, and respawned on next use.
+
+import { SandboxError, isErrorData } from './errors.js';
+
+// Captured at load, so later page code cannot swap what the client relies on.
+const { Worker: WorkerCtor, WebAssembly: Wasm, fetch: fetchFn } = globalThis;
+const setTimer = globalThis.setTimeout.bind(globalThis);
+const clearTimer = globalThis.clearTimeout.bind(globalThis);
+const now = () => performance.now();
+
+const WORKER_URL = new URL('./worker.js', import.meta.url);
+const WASM_URL = new URL('./isolated_realm_bg.wasm', import.meta.url);
+const V = 1;
+
+const POOL_OPTIONS = ['maxWorkers', 'idleTimeoutMs', 'graceMs', 'memoryLimitMb', 'maxInFlight', 'maxSourceLength', 'wasm'];
+const CREATE_OPTIONS = ['principal', 'handler', 'exposeHandlerAs', 'allowCodeGeneration', 'limits', 'pool'];
+const DEFAULT_TIMEOUT_MS = 1000;
+
+function fail(code, message, fields) {
+  return new SandboxError({ code, message: `${message} [${code}]`, ...fields });
+}
+
+function invalid(option, why) {
+  return fail('SANDBOX_INVALID_OPTIONS', `option \`${option}\` ${why}`, { option });
+}
+
+function checkKeys(bag, allowed, what) {
+  if (bag === undefined) return {};
+  if (bag === null || typeof bag !== 'object' || Array.isArray(bag)) throw invalid(what, 'must be a plain object');
+  for (const key of Object.keys(bag)) {
+    if (!allowed.includes(key)) throw invalid(key, `is not a known ${what} option`);
+  }
+  return bag;
+}
+
+function positive(value, name, fallback) {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw invalid(name, 'must be a positive number');
+  return value;
+}
+
+/** The path of the first value structured clone refuses, for SANDBOX_NOT_CLONEABLE. */
+function uncloneablePath(value) {
+  const seen = new Set();
+  const walk = (v, path, depth) => {
+    if (typeof v === 'function') return [path, 'function'];
+    if (typeof v === 'symbol') return [path, 'symbol'];
+    if (v === null || typeof v !== 'object' || seen.has(v) || depth > 1000) return null;
+    seen.add(v);
+    if (v instanceof Promise) return [path, 'Promise'];
+    if (v instanceof WeakMap || v instanceof WeakSet) return [path, v.constructor.name];
+    if (v instanceof Map) {
+      let i = 0;
+      for (const [k, x] of v) {
+        const hit = walk(k, `${path}<key #${i}>`, depth + 1) || walk(x, `${path}<value #${i}>`, depth + 1);
+        if (hit) return hit;
+        i++;
+      }
+      return null;
+    }
+    if (v instanceof Set) {
+      let i = 0;
+      for (const x of v) {
+        const hit = walk(x, `${path}<value #${i++}>`, depth + 1);
+        if (hit) return hit;
+      }
+      return null;
+    }
+    for (const key of Object.keys(v)) {
+      const seg = Array.isArray(v) && /^\d+$/.test(key) ? `[${key}]`
+        : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+      const hit = walk(v[key], path + seg, depth + 1);
+      if (hit) return hit;
+    }
+    return null;
+  };
+  return walk(value, '$', 0);
+}
+
+/** One worker, hosting the realms of one principal. */
+class Slot {
+  constructor(pool, principal) {
+    this.pool = pool;
+    this.principal = principal;
+    this.compartments = new Map(); // realm id -> Compartment
+    this.calls = new Map(); // request id -> { resolve, reject, timeoutMs, compartment }
+    this.queue = []; // request ids in the order the worker will answer them
+    this.watchdog = null;
+    this.dead = null;
+    this.memory = 0;
+    this.lastUsed = now();
+    this.worker = new WorkerCtor(WORKER_URL, { type: 'module', name: `isolated-realm:${principal}` });
+    this.worker.onmessage = (e) => this.#receive(e.data);
+    this.worker.onerror = (e) => {
+      e.preventDefault?.();
+      this.kill('crashed', `the worker failed: ${e.message || 'script error'}`);
+    };
+    this.ready = new Promise((resolve, reject) => {
+      this.readyResolve = resolve;
+      this.readyReject = reject;
+    });
+    pool.module().then((module) => {
+      if (this.dead) return;
+      this.worker.postMessage({ v: V, type: 'init', module, memoryLimitBytes: pool.memoryLimitBytes });
+      this.#arm(DEFAULT_TIMEOUT_MS * 5, 'the worker did not start');
+    }, (e) => this.kill('crashed', `the engine could not be compiled: ${e && e.message}`));
+  }
+
+  get busy() {
+    return this.calls.size > 0;
+  }
+
+  /** Sends a request; resolves with its result. */
+  request(message, compartment, timeoutMs) {
+    if (this.dead) return Promise.reject(this.dead);
+    if (this.calls.size >= this.pool.maxInFlight) {
+      return Promise.reject(fail('SANDBOX_LIMIT_EXCEEDED', `more than ${this.pool.maxInFlight} calls are in flight on this worker`, { limit: 'maxInFlight' }));
+    }
+    const id = this.pool.nextId++;
+    const envelope = { v: V, id, ...message };
+    return this.ready.then(() => new Promise((resolve, reject) => {
+      if (this.dead) { reject(this.dead); return; }
+      try {
+        this.worker.postMessage(envelope);
+      } catch (e) {
+        const hit = uncloneablePath(message.value ?? message.args);
+        reject(hit
+          ? fail('SANDBOX_NOT_CLONEABLE', `${hit[0]} is a ${hit[1]}, which cannot be structured-cloned`, { path: hit[0], valueType: hit[1] })
+          : fail('SANDBOX_NOT_CLONEABLE', `the value cannot be structured-cloned: ${e && e.message}`, {}));
+        return;
+      }
+      this.lastUsed = now();
+      this.calls.set(id, { resolve, reject, timeoutMs, compartment, started: now() });
+      this.queue.push(id);
+      if (this.queue.length === 1) this.#armHead();
+    }));
+  }
+
+  #armHead() {
+    const head = this.calls.get(this.queue[0]);
+    if (head) this.#arm(head.timeoutMs + this.pool.graceMs, 'it did not answer by its deadline plus grace');
+    else this.#disarm();
+  }
+
+  #arm(ms, why) {
+    this.#disarm();
+    this.watchdog = setTimer(() => this.kill('timeout', `the worker was killed: ${why} (${Math.round(ms)} ms)`), ms);
+  }
+
+  #disarm() {
+    if (this.watchdog !== null) clearTimer(this.watchdog);
+    this.watchdog = null;
+  }
+
+  #finish(id) {
+    const call = this.calls.get(id);
+    if (!call) return null;
+    this.calls.delete(id);
+    const at = this.queue.indexOf(id);
+    if (at >= 0) this.queue.splice(at, 1);
+    if (at === 0) this.#armHead();
+    call.compartment?.record(now() - call.started, this.memory);
+    return call;
+  }
+
+  #receive(msg) {
+    if (this.dead || msg === null || typeof msg !== 'object' || msg.v !== V) return;
+    if (typeof msg.memory === 'number') this.memory = msg.memory;
+    switch (msg.type) {
+      case 'ready':
+        this.#disarm();
+        this.readyResolve();
+        return;
+      case 'result': {
+        const call = this.#finish(msg.id);
+        call?.resolve(msg.value);
+        return;
+      }
+      case 'error': {
+        const error = isErrorData(msg.error) ? new SandboxError(msg.error) : fail('SANDBOX_PROTOCOL', 'malformed error from the worker', {});
+        if (msg.id === null) {
+          this.pool.emit('protocol-error', { principal: this.principal, error });
+          return;
+        }
+        this.#finish(msg.id)?.reject(error);
+        return;
+      }
+      case 'pending': {
+        // Not running: waiting on host calls. Its deadline no longer applies; it stays
+        // in `calls` so it is rejected if the worker dies.
+        const at = this.queue.indexOf(msg.id);
+        if (at >= 0) this.queue.splice(at, 1);
+        if (at === 0) this.#armHead();
+        return;
+      }
+      case 'host-call':
+        this.#hostCall(msg);
+        return;
+      case 'fatal':
+        this.kill(msg.reason === 'memory' ? 'memory' : 'crashed', String(msg.message));
+        return;
+      default:
+        this.pool.emit('protocol-error', { principal: this.principal, error: fail('SANDBOX_PROTOCOL', `unknown message type from the worker: ${String(msg.type)}`, {}) });
+    }
+  }
+
+  async #hostCall(msg) {
+    const compartment = this.compartments.get(msg.realm);
+    let settle;
+    try {
+      if (!compartment || !compartment.handler) throw new TypeError('no host handler');
+      const value = await compartment.handler(...msg.args);
+      settle = { ok: true, value };
+    } catch (e) {
+      settle = { ok: false, error: { name: String(e && e.name || 'Error'), message: String(e && e.message || e) } };
+    }
+    if (this.dead || !this.compartments.has(msg.realm)) return;
+    const message = { type: 'settle', realm: msg.realm, call: msg.call, ...settle };
+    const timeout = compartment ? compartment.timeoutMs : DEFAULT_TIMEOUT_MS;
+    this.request(message, null, timeout).catch((e) => {
+      if (e.code === 'SANDBOX_NOT_CLONEABLE') {
+        // The handler's answer cannot cross: the guest gets a TypeError instead.
+        const error = { name: 'TypeError', message: `the host handler returned a value that cannot cross: ${e.message}` };
+        return this.request({ type: 'settle', realm: msg.realm, call: msg.call, ok: false, error }, null, timeout);
+      }
+      return undefined;
+    }).catch(() => {});
+  }
+
+  /** Kills the worker; every pending call rejects with SANDBOX_TERMINATED and `reason`. */
+  kill(reason, message) {
+    if (this.dead) return;
+    this.#disarm();
+    this.dead = fail('SANDBOX_TERMINATED', `${message}; the state of its compartments is gone`, { reason });
+    this.worker.terminate();
+    this.readyReject(this.dead);
+    const hadPending = new Set();
+    for (const call of this.calls.values()) {
+      if (call.compartment) hadPending.add(call.compartment);
+      call.reject(this.dead);
+    }
+    this.calls.clear();
+    this.queue = [];
+    for (const c of this.compartments.values()) c.lost(this, hadPending.has(c) ? null : this.dead);
+    this.compartments.clear();
+    this.pool.forget(this);
+    this.pool.emit('terminated', { principal: this.principal, reason, message: this.dead.message });
+  }
+}
+
+/** Workers by principal, with a cap and idle/LRU eviction. */
+export class CompartmentPool extends EventTarget {
+  constructor(options) {
+    super();
+    const o = checkKeys(options, POOL_OPTIONS, 'pool');
+    this.maxWorkers = positive(o.maxWorkers, 'maxWorkers', 8);
+    this.idleTimeoutMs = positive(o.idleTimeoutMs, 'idleTimeoutMs', 60_000);
+    this.graceMs = positive(o.graceMs, 'graceMs', 100);
+    this.memoryLimitBytes = positive(o.memoryLimitMb, 'memoryLimitMb', 512) * 1024 * 1024;
+    this.maxInFlight = positive(o.maxInFlight, 'maxInFlight', 64);
+    this.maxSourceLength = positive(o.maxSourceLength, 'maxSourceLength', 16 * 1024 * 1024);
+    this.wasm = o.wasm ?? WASM_URL;
+    this.slots = new Map(); // principal -> Slot
+    this.nextId = 1;
+    this.nextRealm = 1;
+    this.compiled = null;
+    this.sweeper = null;
+  }
+
+  /** The engine, compiled once per pool and shared with every worker. */
+  module() {
+    if (this.wasm instanceof Wasm.Module) return Promise.resolve(this.wasm);
+    this.compiled ??= Wasm.compileStreaming(fetchFn(this.wasm)).catch(async () => {
+      const bytes = await (await fetchFn(this.wasm)).arrayBuffer();
+      return Wasm.compile(bytes);
+    });
+    return this.compiled;
+  }
+
+  slot(principal) {
+    let slot = this.slots.get(principal);
+    if (slot && !slot.dead) return slot;
+    if (this.slots.size >= this.maxWorkers) this.#evictOne();
+    slot = new Slot(this, principal);
+    this.slots.set(principal, slot);
+    this.#sweepSoon();
+    return slot;
+  }
+
+  #evictOne() {
+    let victim = null;
+    for (const s of this.slots.values()) {
+      if (!s.busy && (!victim || s.lastUsed < victim.lastUsed)) victim = s;
+    }
+    if (!victim) throw fail('SANDBOX_LIMIT_EXCEEDED', `all ${this.maxWorkers} workers are busy`, { limit: 'maxWorkers' });
+    victim.kill('evicted', `the worker of principal ${victim.principal} was evicted to make room`);
+  }
+
+  #sweepSoon() {
+    if (this.sweeper !== null) return;
+    this.sweeper = setTimer(() => {
+      this.sweeper = null;
+      const cutoff = now() - this.idleTimeoutMs;
+      for (const s of [...this.slots.values()]) {
+        if (!s.busy && s.lastUsed < cutoff) s.kill('evicted', `the worker of principal ${s.principal} was idle`);
+      }
+      if (this.slots.size) this.#sweepSoon();
+    }, Math.min(this.idleTimeoutMs, 10_000));
+  }
+
+  forget(slot) {
+    if (this.slots.get(slot.principal) === slot) this.slots.delete(slot.principal);
+  }
+
+  emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  /** Live workers, for observability. */
+  get workerCount() {
+    return this.slots.size;
+  }
+
+  /** Kills every worker. */
+  close() {
+    for (const s of [...this.slots.values()]) s.kill('requested', 'the pool was closed');
+    if (this.sweeper !== null) clearTimer(this.sweeper);
+    this.sweeper = null;
+  }
+}
+
+let defaultPool = null;
+/** The pool compartments use unless given one. Created on first use. */
+export function getDefaultPool() {
+  defaultPool ??= new CompartmentPool();
+  return defaultPool;
+}
+
+/** An isolated realm in a worker: the async twin of `Realm`. */
+export class Compartment extends EventTarget {
+  #pool;
+  #principal;
+  #options;
+  #slot = null;
+  #realm = 0;
+  #lostError = null;
+  #disposed = false;
+  #stats = { calls: 0, errors: 0, totalMs: 0, memoryBytes: 0, respawns: 0 };
+
+  /**
+   * @param {{principal: string, handler?: Function, exposeHandlerAs?: string,
+   *   allowCodeGeneration?: boolean, limits?: object, pool?: CompartmentPool}} options
+   */
+  static async create(options) {
+    const o = checkKeys(options, CREATE_OPTIONS, 'compartment');
+    if (typeof o.principal !== 'string' || o.principal === '') throw invalid('principal', 'must be a non-empty string');
+    if (o.handler !== undefined && typeof o.handler !== 'function') throw invalid('handler', 'must be a function');
+    if ((o.handler === undefined) !== (o.exposeHandlerAs === undefined)) throw invalid('exposeHandlerAs', 'and `handler` must be given together');
+    if (o.pool !== undefined && !(o.pool instanceof CompartmentPool)) throw invalid('pool', 'must be a CompartmentPool');
+    const c = new Compartment(o);
+    await c.#spawn();
+    return c;
+  }
+
+  constructor(o) {
+    super();
+    this.#pool = o.pool ?? getDefaultPool();
+    this.#principal = o.principal;
+    this.handler = o.handler;
+    this.#options = {};
+    for (const k of ['exposeHandlerAs', 'allowCodeGeneration', 'limits']) if (o[k] !== undefined) this.#options[k] = o[k];
+    this.timeoutMs = positive(o.limits?.timeoutMs, 'limits.timeoutMs', DEFAULT_TIMEOUT_MS);
+  }
+
+  get principal() {
+    return this.#principal;
+  }
+
+  async #spawn() {
+    const slot = this.#pool.slot(this.#principal);
+    const realm = this.#pool.nextRealm++;
+    slot.compartments.set(realm, this);
+    this.#slot = slot;
+    this.#realm = realm;
+    try {
+      await slot.request({ type: 'create', realm, options: this.#options }, this, this.timeoutMs);
+    } catch (e) {
+      slot.compartments.delete(realm);
+      this.#slot = null;
+      throw e;
+    }
+  }
+
+  /** Called by the slot when its worker dies. */
+  lost(slot, unreported) {
+    if (this.#slot !== slot) return;
+    this.#slot = null;
+    // Fail closed: if no pending call told the host, the next call does.
+    this.#lostError = unreported;
+    this.dispatchEvent(new CustomEvent('terminated', { detail: { reason: slot.dead.reason, message: slot.dead.message } }));
+  }
+
+  record(ms, memory) {
+    this.#stats.calls++;
+    this.#stats.totalMs += ms;
+    this.#stats.memoryBytes = memory;
+  }
+
+  async #send(message) {
+    if (this.#disposed) throw fail('SANDBOX_DISPOSED', 'the compartment was disposed', {});
+    if (this.#lostError) {
+      const e = this.#lostError;
+      this.#lostError = null;
+      throw e;
+    }
+    if (!this.#slot) {
+      this.#stats.respawns++;
+      await this.#spawn();
+    }
+    try {
+      return await this.#slot.request({ ...message, realm: this.#realm }, this, this.timeoutMs);
+    } catch (e) {
+      this.#stats.errors++;
+      throw e;
+    }
+  }
+
+  /** Evaluates a script; resolves with a clone of its completion value (awaited if a promise). */
+  eval(source, options) {
+    if (typeof source !== 'string') return Promise.reject(invalid('source', 'must be a string'));
+    if (source.length > this.#pool.maxSourceLength) {
+      return Promise.reject(fail('SANDBOX_LIMIT_EXCEEDED', `source is longer than maxSourceLength (${this.#pool.maxSourceLength})`, { limit: 'maxSourceLength' }));
+    }
+    const message = { type: 'eval', source };
+    if (options !== undefined) message.options = options;
+    return this.#send(message);
+  }
+
+  /** Defines global `name` in the guest as a clone of `value`. */
+  async set(name, value) {
+    if (typeof name !== 'string') throw invalid('name', 'must be a string');
+    await this.#send({ type: 'set', name, value });
+  }
+
+  /** Calls guest global `name` with cloned arguments; resolves with a clone of the result. */
+  call(name, ...args) {
+    if (typeof name !== 'string') return Promise.reject(invalid('name', 'must be a string'));
+    return this.#send({ type: 'call', name, args });
+  }
+
+  /** Stops this compartment now, whatever it is doing. Its state is gone; later calls respawn it. */
+  terminate() {
+    const slot = this.#slot;
+    if (!slot) return;
+    const others = [...slot.compartments.values()].some((c) => c !== this);
+    const runningHere = [...slot.calls.values()].some((c) => c.compartment === this);
+    if (!others || runningHere) {
+      slot.kill('requested', 'the compartment was terminated by the host');
+    } else {
+      slot.compartments.delete(this.#realm);
+      this.#slot = null;
+      slot.request({ type: 'dispose', realm: this.#realm }, null, DEFAULT_TIMEOUT_MS).catch(() => {});
+    }
+  }
+
+  /** Frees the compartment; later calls reject with SANDBOX_DISPOSED. */
+  async dispose() {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    const slot = this.#slot;
+    this.#slot = null;
+    if (!slot || slot.dead) return;
+    slot.compartments.delete(this.#realm);
+    await slot.request({ type: 'dispose', realm: this.#realm }, null, DEFAULT_TIMEOUT_MS).catch(() => {});
+  }
+
+  /** Counters: calls, errors, total round-trip ms, the worker's wasm memory, respawns. */
+  stats() {
+    return { ...this.#stats };
+  }
+}
+
+export { SandboxError };

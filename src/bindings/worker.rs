@@ -1,0 +1,101 @@
+//! `WorkerHost`: the protocol dispatcher as a wasm export; `worker.js` feeds it messages.
+
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::*;
+
+use super::convert::{from_graph, to_graph};
+use super::error::to_js;
+use crate::error::{ErrorCode, SandboxError};
+use crate::protocol::{Dispatcher, Reply, VERSION};
+use crate::value::CloneLimits;
+
+/// Serves the worker protocol for the realms of one worker.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct WorkerHost {
+    dispatcher: Dispatcher,
+}
+
+fn envelope(kind: &str) -> Object {
+    let o = Object::new();
+    let _ = Reflect::set(&o, &"v".into(), &JsValue::from(VERSION));
+    let _ = Reflect::set(&o, &"type".into(), &kind.into());
+    o
+}
+
+fn field(o: &Object, key: &str, value: &JsValue) {
+    let _ = Reflect::set(o, &key.into(), value);
+}
+
+fn error_reply(id: Option<u64>, error: &SandboxError) -> JsValue {
+    let o = envelope("error");
+    field(
+        &o,
+        "id",
+        &id.map_or(JsValue::NULL, |i| JsValue::from(i as f64)),
+    );
+    field(&o, "error", &to_js(error));
+    o.into()
+}
+
+#[wasm_bindgen]
+impl WorkerHost {
+    /// A host with no realms.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> WorkerHost {
+        WorkerHost::default()
+    }
+
+    /// Handles one message; returns the replies to post, in order.
+    pub fn handle(&mut self, message: JsValue) -> Array {
+        let out = Array::new();
+        let graph = match to_graph(&message, CloneLimits::default()) {
+            Ok(g) => g,
+            Err(mut e) => {
+                e.code = ErrorCode::Protocol;
+                let id = Reflect::get(&message, &"id".into())
+                    .ok()
+                    .and_then(|v| v.as_f64())
+                    .map(|f| f as u64);
+                out.push(&error_reply(id, &e));
+                return out;
+            }
+        };
+        for reply in self.dispatcher.handle(&graph) {
+            out.push(&match reply {
+                Reply::Result { id, value } => match from_graph(&value) {
+                    Ok(v) => {
+                        let o = envelope("result");
+                        field(&o, "id", &JsValue::from(id as f64));
+                        field(&o, "value", &v);
+                        o.into()
+                    }
+                    Err(e) => error_reply(Some(id), &e),
+                },
+                Reply::Error { id, error } => error_reply(id, &error),
+                Reply::Pending { id } => {
+                    let o = envelope("pending");
+                    field(&o, "id", &JsValue::from(id as f64));
+                    o.into()
+                }
+                Reply::HostCall { realm, call, args } => match from_graph(&args) {
+                    Ok(args) => {
+                        let o = envelope("host-call");
+                        field(&o, "realm", &JsValue::from(realm));
+                        field(&o, "call", &JsValue::from(call as f64));
+                        field(&o, "args", &args);
+                        o.into()
+                    }
+                    Err(e) => error_reply(None, &e),
+                },
+            });
+        }
+        out
+    }
+
+    /// Number of live realms in this worker.
+    #[wasm_bindgen(getter, js_name = realmCount)]
+    pub fn realm_count(&self) -> usize {
+        self.dispatcher.realm_count()
+    }
+}

@@ -1,0 +1,479 @@
+//! The worker protocol: a closed, versioned set of messages, and the dispatcher that serves
+//! them. Plain Rust over [`Graph`]s, so every malformed message is tested natively.
+//!
+//! Host → worker: `{ v: 1, type, id, realm, ... }` with `type` one of `create`, `eval`,
+//! `set`, `call`, `settle`, `dispose`. Worker → host: `result`, `error`, `pending`,
+//! `host-call` (see [`Reply`]). Anything else is `SANDBOX_PROTOCOL`. Every message is
+//! answered by exactly one `result`, `error` or `pending` carrying its `id` (after any
+//! replies it caused), so the host can watch each one with a deadline.
+
+use std::collections::HashMap;
+
+use crate::error::{ErrorCode, Result, SandboxError};
+use crate::handler::HostCall;
+use crate::options::{EvalOptions, RealmOptions};
+use crate::realm::{HandlerFailure, Outcome, Realm};
+use crate::value::{ErrorName, Graph, Object, Text, Value};
+
+/// The protocol version both sides must speak.
+pub const VERSION: u32 = 1;
+
+/// Most realms one worker hosts.
+pub const MAX_REALMS: usize = 256;
+
+/// A request id chosen by the host (a safe integer).
+pub type RequestId = u64;
+
+/// A decoded host → worker message.
+#[derive(Debug)]
+pub enum Request {
+    /// Create realm `realm` with `options` (its handler, if named, is asynchronous).
+    Create {
+        /// Request id.
+        id: RequestId,
+        /// Realm id chosen by the host.
+        realm: u32,
+        /// Parsed options.
+        options: RealmOptions,
+    },
+    /// Evaluate `source`, awaiting a promise result.
+    Eval {
+        /// Request id.
+        id: RequestId,
+        /// Target realm.
+        realm: u32,
+        /// Source text.
+        source: String,
+        /// Parsed eval options.
+        options: EvalOptions,
+    },
+    /// Define a guest global.
+    Set {
+        /// Request id.
+        id: RequestId,
+        /// Target realm.
+        realm: u32,
+        /// Global name.
+        name: String,
+        /// Value to clone in.
+        value: Graph,
+    },
+    /// Call a guest global function, awaiting a promise result.
+    Call {
+        /// Request id.
+        id: RequestId,
+        /// Target realm.
+        realm: u32,
+        /// Function name.
+        name: String,
+        /// Arguments (root is an array).
+        args: Graph,
+    },
+    /// Answer an async host call.
+    Settle {
+        /// Request id (acknowledged with an empty result once the guest ran).
+        id: RequestId,
+        /// Target realm.
+        realm: u32,
+        /// The host call id.
+        call: u64,
+        /// The host's answer.
+        outcome: std::result::Result<Graph, HandlerFailure>,
+    },
+    /// Dispose a realm.
+    Dispose {
+        /// Request id.
+        id: RequestId,
+        /// Target realm.
+        realm: u32,
+    },
+}
+
+/// A worker → host message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// Request `id` finished with `value`.
+    Result {
+        /// Request id.
+        id: RequestId,
+        /// The value.
+        value: Graph,
+    },
+    /// Request `id` failed (`id` is `None` when the message had no usable id).
+    Error {
+        /// Request id, if the message had one.
+        id: Option<RequestId>,
+        /// The error.
+        error: SandboxError,
+    },
+    /// Request `id` waits on host calls; it is not running.
+    Pending {
+        /// Request id.
+        id: RequestId,
+    },
+    /// The guest in `realm` called the async host handler.
+    HostCall {
+        /// Realm.
+        realm: u32,
+        /// Call id, to settle with.
+        call: u64,
+        /// Arguments array.
+        args: Graph,
+    },
+}
+
+fn protocol(message: impl Into<String>) -> SandboxError {
+    SandboxError::new(ErrorCode::Protocol, message)
+}
+
+/// Field access on a message graph.
+struct Message<'g> {
+    graph: &'g Graph,
+    fields: &'g [(Text, Value)],
+}
+
+impl<'g> Message<'g> {
+    fn new(graph: &'g Graph) -> Result<Self> {
+        match &graph.root {
+            Value::Object(id) => match graph.get(*id) {
+                Some(Object::Plain(fields)) => Ok(Self { graph, fields }),
+                _ => Err(protocol("a message must be a plain object")),
+            },
+            _ => Err(protocol("a message must be a plain object")),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&'g Value> {
+        self.fields
+            .iter()
+            .find(|(k, _)| matches!(k, Text::Utf8(s) if s == key))
+            .map(|(_, v)| v)
+    }
+
+    fn int(&self, key: &str, max: f64) -> Result<u64> {
+        match self.get(key) {
+            Some(Value::Number(n)) if n.fract() == 0.0 && *n >= 0.0 && *n <= max => Ok(*n as u64),
+            _ => Err(protocol(format!(
+                "`{key}` must be a whole number from 0 to {max}"
+            ))),
+        }
+    }
+
+    fn string(&self, key: &str) -> Result<String> {
+        match self.get(key) {
+            Some(Value::String(t)) => Ok(t.to_lossy()),
+            _ => Err(protocol(format!("`{key}` must be a string"))),
+        }
+    }
+
+    /// A sub-value as its own graph (sharing the arena).
+    fn graph(&self, key: &str) -> Graph {
+        Graph {
+            root: self.get(key).cloned().unwrap_or(Value::Undefined),
+            objects: self.graph.objects.clone(),
+        }
+    }
+
+    fn only(&self, allowed: &[&str]) -> Result<()> {
+        for (k, _) in self.fields {
+            let k = k.to_lossy();
+            if !allowed.contains(&k.as_str()) {
+                return Err(protocol(format!("unknown message field `{k}`")));
+            }
+        }
+        Ok(())
+    }
+}
+
+const MAX_ID: f64 = 9_007_199_254_740_991.0;
+
+/// Decodes one message.
+///
+/// # Errors
+/// `SANDBOX_PROTOCOL` (with the request id when one could be read) for a wrong version, an
+/// unknown type or field, or a field of the wrong type; option errors keep their own code.
+pub fn decode(graph: &Graph) -> std::result::Result<Request, (Option<RequestId>, SandboxError)> {
+    let m = Message::new(graph).map_err(|e| (None, e))?;
+    let id = m.int("id", MAX_ID).ok();
+    let fail = |e: SandboxError| (id, e);
+    match m.get("v") {
+        Some(Value::Number(v)) if *v == f64::from(VERSION) => {}
+        _ => {
+            return Err(fail(protocol(format!(
+                "unsupported protocol version; this worker speaks v{VERSION}"
+            ))));
+        }
+    }
+    let kind = m.string("type").map_err(fail)?;
+    let realm = || m.int("realm", f64::from(u32::MAX)).map(|r| r as u32);
+    let request = match kind.as_str() {
+        "create" => {
+            m.only(&["v", "type", "id", "realm", "options"])
+                .map_err(fail)?;
+            Request::Create {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                realm: realm().map_err(fail)?,
+                options: RealmOptions::parse(&m.graph("options"), true).map_err(fail)?,
+            }
+        }
+        "eval" => {
+            m.only(&["v", "type", "id", "realm", "source", "options"])
+                .map_err(fail)?;
+            Request::Eval {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                realm: realm().map_err(fail)?,
+                source: m.string("source").map_err(fail)?,
+                options: EvalOptions::parse(&m.graph("options")).map_err(fail)?,
+            }
+        }
+        "set" => {
+            m.only(&["v", "type", "id", "realm", "name", "value"])
+                .map_err(fail)?;
+            Request::Set {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                realm: realm().map_err(fail)?,
+                name: m.string("name").map_err(fail)?,
+                value: m.graph("value"),
+            }
+        }
+        "call" => {
+            m.only(&["v", "type", "id", "realm", "name", "args"])
+                .map_err(fail)?;
+            let args = m.graph("args");
+            let is_array = matches!(&args.root, Value::Object(o) if matches!(args.get(*o), Some(Object::Array { .. })));
+            if !is_array {
+                return Err(fail(protocol("`args` must be an array")));
+            }
+            Request::Call {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                realm: realm().map_err(fail)?,
+                name: m.string("name").map_err(fail)?,
+                args,
+            }
+        }
+        "settle" => {
+            m.only(&["v", "type", "id", "realm", "call", "ok", "value", "error"])
+                .map_err(fail)?;
+            let outcome = match m.get("ok") {
+                Some(Value::Bool(true)) => Ok(m.graph("value")),
+                Some(Value::Bool(false)) => Err(failure(&m)),
+                _ => return Err(fail(protocol("`ok` must be a boolean"))),
+            };
+            Request::Settle {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                realm: realm().map_err(fail)?,
+                call: m.int("call", MAX_ID).map_err(fail)?,
+                outcome,
+            }
+        }
+        "dispose" => {
+            m.only(&["v", "type", "id", "realm"]).map_err(fail)?;
+            Request::Dispose {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                realm: realm().map_err(fail)?,
+            }
+        }
+        other => return Err(fail(protocol(format!("unknown message type `{other}`")))),
+    };
+    Ok(request)
+}
+
+/// `{ name, message }` of a failed host call; anything malformed becomes a plain `Error`.
+fn failure(m: &Message<'_>) -> HandlerFailure {
+    let sub = m.graph("error");
+    let fields = Message::new(&sub).ok();
+    let text = |key: &str| {
+        fields
+            .as_ref()
+            .and_then(|f| f.get(key))
+            .and_then(|v| match v {
+                Value::String(t) => Some(t.to_lossy()),
+                _ => None,
+            })
+    };
+    HandlerFailure {
+        name: ErrorName::from_name(&text("name").unwrap_or_default()),
+        message: text("message").unwrap_or_else(|| "the host handler failed".into()),
+    }
+}
+
+/// Serves decoded requests against the realms of one worker.
+#[derive(Default)]
+pub struct Dispatcher {
+    realms: HashMap<u32, Realm>,
+    /// Pending entries: (realm, token) → the request waiting for it.
+    waiting: HashMap<(u32, u64), RequestId>,
+}
+
+impl Dispatcher {
+    /// Handles one message and returns the replies, in order.
+    pub fn handle(&mut self, message: &Graph) -> Vec<Reply> {
+        match decode(message) {
+            Ok(request) => self.serve(request),
+            Err((id, error)) => vec![Reply::Error { id, error }],
+        }
+    }
+
+    /// Number of live realms.
+    #[must_use]
+    pub fn realm_count(&self) -> usize {
+        self.realms.len()
+    }
+
+    fn serve(&mut self, request: Request) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        match request {
+            Request::Create { id, realm, options } => {
+                let result = if self.realms.contains_key(&realm) {
+                    Err(protocol(format!("realm {realm} already exists")))
+                } else if self.realms.len() >= MAX_REALMS {
+                    Err(SandboxError::new(
+                        ErrorCode::LimitExceeded,
+                        format!("a worker hosts at most {MAX_REALMS} realms"),
+                    ))
+                } else {
+                    Realm::new_async(options).map(|r| {
+                        self.realms.insert(realm, r);
+                    })
+                };
+                replies.push(unit(id, result));
+            }
+            Request::Eval {
+                id,
+                realm,
+                source,
+                options,
+            } => {
+                let result = self
+                    .realm(realm)
+                    .and_then(|r| r.eval_outcome(&source, &options));
+                self.outcome(id, realm, result, &mut replies);
+            }
+            Request::Set {
+                id,
+                realm,
+                name,
+                value,
+            } => {
+                let result = self.realm(realm).and_then(|r| r.set(&name, &value));
+                replies.push(unit(id, result));
+            }
+            Request::Call {
+                id,
+                realm,
+                name,
+                args,
+            } => {
+                let result = self.realm(realm).and_then(|r| r.call_outcome(&name, &args));
+                self.outcome(id, realm, result, &mut replies);
+            }
+            Request::Settle {
+                id,
+                realm,
+                call,
+                outcome,
+            } => match self.realm(realm).and_then(|r| r.settle(call, outcome)) {
+                Ok(finished) => {
+                    for (token, result) in finished {
+                        if let Some(waiting) = self.waiting.remove(&(realm, token)) {
+                            replies.push(match result {
+                                Ok(value) => Reply::Result { id: waiting, value },
+                                Err(error) => Reply::Error {
+                                    id: Some(waiting),
+                                    error,
+                                },
+                            });
+                        }
+                    }
+                    // Every message ends with one reply carrying its own id.
+                    replies.push(unit(id, Ok(())));
+                }
+                Err(error) => replies.push(Reply::Error {
+                    id: Some(id),
+                    error,
+                }),
+            },
+            Request::Dispose { id, realm } => {
+                let result = match self.realms.remove(&realm) {
+                    Some(mut r) => {
+                        r.dispose();
+                        Ok(())
+                    }
+                    None => Err(SandboxError::disposed()),
+                };
+                // Entries that were waiting in it end now.
+                let orphans: Vec<(u32, u64)> = self
+                    .waiting
+                    .keys()
+                    .filter(|(r, _)| *r == realm)
+                    .copied()
+                    .collect();
+                for key in orphans {
+                    if let Some(waiting) = self.waiting.remove(&key) {
+                        replies.push(Reply::Error {
+                            id: Some(waiting),
+                            error: SandboxError::disposed(),
+                        });
+                    }
+                }
+                replies.push(unit(id, result));
+            }
+        }
+        self.flush_host_calls(&mut replies);
+        replies
+    }
+
+    fn realm(&mut self, realm: u32) -> Result<&mut Realm> {
+        self.realms.get_mut(&realm).ok_or_else(|| {
+            SandboxError::new(
+                ErrorCode::Disposed,
+                format!("realm {realm} does not exist (disposed, or never created)"),
+            )
+        })
+    }
+
+    fn outcome(
+        &mut self,
+        id: RequestId,
+        realm: u32,
+        result: Result<Outcome>,
+        replies: &mut Vec<Reply>,
+    ) {
+        match result {
+            Ok(Outcome::Done(value)) => replies.push(Reply::Result { id, value }),
+            Ok(Outcome::Pending(token)) => {
+                self.waiting.insert((realm, token), id);
+                replies.push(Reply::Pending { id });
+            }
+            Err(error) => replies.push(Reply::Error {
+                id: Some(id),
+                error,
+            }),
+        }
+    }
+
+    fn flush_host_calls(&mut self, replies: &mut Vec<Reply>) {
+        let mut realms: Vec<u32> = self.realms.keys().copied().collect();
+        realms.sort_unstable();
+        for realm in realms {
+            if let Some(r) = self.realms.get_mut(&realm) {
+                for HostCall { call, args } in r.take_host_calls() {
+                    replies.push(Reply::HostCall { realm, call, args });
+                }
+            }
+        }
+    }
+}
+
+fn unit(id: RequestId, result: Result<()>) -> Reply {
+    match result {
+        Ok(()) => Reply::Result {
+            id,
+            value: Graph::undefined(),
+        },
+        Err(error) => Reply::Error {
+            id: Some(id),
+            error,
+        },
+    }
+}

@@ -1,0 +1,229 @@
+//! The worker protocol natively and in a browser page: every malformed message is a typed
+//! error, and a full exchange (create, eval, async host call, settle, dispose) works.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use isolated_realm::protocol::{Dispatcher, Reply};
+use isolated_realm::{ErrorCode, EvalOptions, Graph, Realm, RealmOptions, Value};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+/// Builds message graphs from JS object literals, through a realm of our own.
+fn msg(literal: &str) -> Graph {
+    let mut builder = Realm::new(RealmOptions::default(), None).expect("realm");
+    builder
+        .eval(&format!("({literal})"), &EvalOptions::default())
+        .expect("literal")
+}
+
+const MALFORMED: &[(&str, &str, Option<u64>)] = &[
+    ("a string", "'eval'", None),
+    ("an array", "[1]", None),
+    (
+        "no version",
+        "{ type: 'eval', id: 1, realm: 1, source: '1' }",
+        Some(1),
+    ),
+    (
+        "a future version",
+        "{ v: 2, type: 'eval', id: 1, realm: 1, source: '1' }",
+        Some(1),
+    ),
+    (
+        "an unknown type",
+        "{ v: 1, type: 'exec', id: 2, realm: 1 }",
+        Some(2),
+    ),
+    (
+        "an unknown field",
+        "{ v: 1, type: 'eval', id: 3, realm: 1, source: '1', extra: true }",
+        Some(3),
+    ),
+    (
+        "a missing id",
+        "{ v: 1, type: 'eval', realm: 1, source: '1' }",
+        None,
+    ),
+    (
+        "a fractional id",
+        "{ v: 1, type: 'eval', id: 1.5, realm: 1, source: '1' }",
+        None,
+    ),
+    (
+        "a negative realm",
+        "{ v: 1, type: 'eval', id: 4, realm: -1, source: '1' }",
+        Some(4),
+    ),
+    (
+        "a non-string source",
+        "{ v: 1, type: 'eval', id: 5, realm: 1, source: 1 }",
+        Some(5),
+    ),
+    (
+        "non-array args",
+        "{ v: 1, type: 'call', id: 6, realm: 1, name: 'f', args: {} }",
+        Some(6),
+    ),
+    (
+        "a non-boolean ok",
+        "{ v: 1, type: 'settle', id: 7, realm: 1, call: 0, ok: 1 }",
+        Some(7),
+    ),
+    (
+        "a type that is not a string",
+        "{ v: 1, type: 7, id: 8 }",
+        Some(8),
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn malformed_messages_are_protocol_errors_with_their_id() {
+    let mut d = Dispatcher::default();
+    for (name, literal, id) in MALFORMED {
+        let replies = d.handle(&msg(literal));
+        assert_eq!(replies.len(), 1, "{name}");
+        match &replies[0] {
+            Reply::Error { id: got, error } => {
+                assert_eq!(error.code, ErrorCode::Protocol, "{name}: {error}");
+                assert_eq!(got, id, "{name}");
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
+
+fn one(d: &mut Dispatcher, literal: &str) -> Reply {
+    let mut replies = d.handle(&msg(literal));
+    assert_eq!(replies.len(), 1, "{literal}: {replies:?}");
+    replies.remove(0)
+}
+
+fn error_code(r: &Reply) -> ErrorCode {
+    match r {
+        Reply::Error { error, .. } => error.code,
+        other => panic!("not an error: {other:?}"),
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn realm_lifecycle_errors_are_typed() {
+    let mut d = Dispatcher::default();
+    assert_eq!(
+        error_code(&one(
+            &mut d,
+            "{ v: 1, type: 'eval', id: 1, realm: 9, source: '1' }"
+        )),
+        ErrorCode::Disposed
+    );
+    assert_eq!(
+        error_code(&one(
+            &mut d,
+            "{ v: 1, type: 'create', id: 2, realm: 1, options: { limits: { cpu: 1 } } }"
+        )),
+        ErrorCode::InvalidOptions
+    );
+    assert!(matches!(
+        one(&mut d, "{ v: 1, type: 'create', id: 3, realm: 1 }"),
+        Reply::Result { id: 3, .. }
+    ));
+    assert_eq!(
+        error_code(&one(&mut d, "{ v: 1, type: 'create', id: 4, realm: 1 }")),
+        ErrorCode::Protocol
+    );
+    assert!(matches!(
+        one(&mut d, "{ v: 1, type: 'dispose', id: 5, realm: 1 }"),
+        Reply::Result { id: 5, .. }
+    ));
+    assert_eq!(d.realm_count(), 0);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_full_exchange_with_async_host_calls() {
+    let mut d = Dispatcher::default();
+    one(
+        &mut d,
+        "{ v: 1, type: 'create', id: 1, realm: 7, options: { exposeHandlerAs: 'host', limits: { timeoutMs: 500 } } }",
+    );
+    let r = one(
+        &mut d,
+        "{ v: 1, type: 'set', id: 2, realm: 7, name: 'base', value: { n: 40 } }",
+    );
+    assert!(matches!(r, Reply::Result { id: 2, .. }));
+
+    let replies = d.handle(&msg(
+        "{ v: 1, type: 'eval', id: 3, realm: 7, source: 'host(\"add\", base.n).then(x => x + 1)' }",
+    ));
+    assert!(
+        matches!(replies[0], Reply::Pending { id: 3 }),
+        "{replies:?}"
+    );
+    let Reply::HostCall {
+        realm: 7,
+        call,
+        ref args,
+    } = replies[1]
+    else {
+        panic!("{replies:?}")
+    };
+    assert!(matches!(args.root, Value::Object(_)));
+
+    let replies = d.handle(&msg(&format!(
+        "{{ v: 1, type: 'settle', id: 10, realm: 7, call: {call}, ok: true, value: 41 }}"
+    )));
+    assert_eq!(
+        replies,
+        vec![
+            Reply::Result {
+                id: 3,
+                value: Graph::primitive(Value::Number(42.0))
+            },
+            Reply::Result {
+                id: 10,
+                value: Graph::undefined()
+            },
+        ]
+    );
+
+    // A failed host call rejects inside the guest; the guest decides what the host sees.
+    let replies = d.handle(&msg(
+        "{ v: 1, type: 'call', id: 4, realm: 7, name: 'host', args: ['x'] }",
+    ));
+    let Reply::HostCall { call, .. } = replies[1] else {
+        panic!("{replies:?}")
+    };
+    let replies = d.handle(&msg(&format!("{{ v: 1, type: 'settle', id: 11, realm: 7, call: {call}, ok: false, error: {{ name: 'TypeError', message: 'nope' }} }}")));
+    assert!(
+        matches!(replies.last(), Some(Reply::Result { id: 11, .. })),
+        "{replies:?}"
+    );
+    match &replies[0] {
+        Reply::Error { id: Some(4), error } => {
+            assert_eq!(error.code, ErrorCode::GuestThrew);
+            assert_eq!(error.details.name.as_deref(), Some("TypeError"));
+        }
+        other => panic!("{other:?}"),
+    }
+
+    // Settling an unknown call is a protocol error answered with the settle's id.
+    let r = one(
+        &mut d,
+        "{ v: 1, type: 'settle', id: 12, realm: 7, call: 999, ok: true }",
+    );
+    assert!(
+        matches!(&r, Reply::Error { id: Some(12), error } if error.code == ErrorCode::Protocol),
+        "{r:?}"
+    );
+
+    // Disposing a realm ends the requests still waiting in it.
+    let replies = d.handle(&msg(
+        "{ v: 1, type: 'eval', id: 5, realm: 7, source: 'host()' }",
+    ));
+    assert!(matches!(replies[0], Reply::Pending { id: 5 }));
+    let replies = d.handle(&msg("{ v: 1, type: 'dispose', id: 6, realm: 7 }"));
+    assert!(replies.iter().any(|r| matches!(r, Reply::Error { id: Some(5), error } if error.code == ErrorCode::Disposed)), "{replies:?}");
+    assert!(
+        replies
+            .iter()
+            .any(|r| matches!(r, Reply::Result { id: 6, .. }))
+    );
+}
