@@ -245,6 +245,50 @@ test('protocol fuzzing: malformed messages get typed errors and the worker lives
   assert.equal(r.answer, 42);
 });
 
+test('the pool caps workers, evicts the least recently used idle one, and closes idle ones', async () => {
+  const r = await run(async (pkg) => {
+    const pool = new pkg.CompartmentPool({ maxWorkers: 2, idleTimeoutMs: 300 });
+    const events = [];
+    pool.addEventListener('terminated', (e) => events.push([e.detail.principal, e.detail.reason]));
+    const a = await pkg.Compartment.create({ principal: 'a', pool });
+    await a.eval('globalThis.s = "a"');
+    const b = await pkg.Compartment.create({ principal: 'b', pool });
+    await b.eval('globalThis.s = "b"');
+    const c = await pkg.Compartment.create({ principal: 'c', pool }); // evicts a, the LRU idle worker
+    const afterCap = pool.workerCount;
+    let first;
+    try { await a.eval('s'); first = 'kept'; } catch (e) { first = [e.code, e.reason]; }
+    const second = await a.eval('typeof s'); // respawned (evicting b), fresh state
+    await new Promise((r) => setTimeout(r, 900));
+    const afterIdle = pool.workerCount;
+    const stats = a.stats();
+    pool.close();
+    return { afterCap, first, second, afterIdle, events, stats, c: typeof c };
+  });
+  assert.equal(r.afterCap, 2);
+  assert.deepEqual(r.first, ['SANDBOX_TERMINATED', 'evicted']);
+  assert.equal(r.second, 'undefined');
+  assert.equal(r.afterIdle, 0, 'idle workers are closed');
+  assert.deepEqual(r.events.slice(0, 2), [['a', 'evicted'], ['b', 'evicted']]);
+  assert.equal(r.stats.respawns, 1);
+  assert.ok(r.stats.calls >= 3 && r.stats.totalMs > 0 && r.stats.memoryBytes > 0, JSON.stringify(r.stats));
+});
+
+test('the page runs under a CSP without unsafe-eval, and compartments still work', async () => {
+  const r = await page.evaluate(async () => {
+    const pageEval = globalThis.pageEval;
+    const c = await globalThis.pkg.Compartment.create({ principal: 'csp' });
+    const inside = await c.eval("eval('20 + 22')"); // the guest's eval is Boa's, not the page's
+    await c.dispose();
+    return { pageEval, inside };
+  });
+  const response = await page.request.get(h.origin + '/tests/');
+  const csp = response.headers()['content-security-policy'];
+  assert.ok(csp.includes("script-src 'self' 'wasm-unsafe-eval'") && !csp.includes("'unsafe-eval'"), csp);
+  assert.equal(r.pageEval, 'EvalError');
+  assert.equal(r.inside, 42);
+});
+
 test('main-thread JS stays small', async () => {
   const files = ['index.js', 'client.js', 'errors.js'];
   const source = (await Promise.all(files.map((f) => readFile(new URL(`../../pkg/${f}`, import.meta.url), 'utf8')))).join('\n');

@@ -17,21 +17,25 @@ after(async () => h && h.close());
 /** Runs `fn` in the page with the package in scope; returns its result. */
 const run = (fn, arg) => page.evaluate(`(${fn})(globalThis.pkg, ${JSON.stringify(arg)})`);
 
-test('the README quick start runs as written', async () => {
-  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-  const block = readme.match(/<!-- quickstart -->\s*```js\n([\s\S]*?)```/);
-  assert.ok(block, 'README has a quickstart block');
-  // Same-origin module: the page's CSP allows no eval, no inline script, no blob: module.
-  const code = block[1].replace(/from 'isolated-realm'/g, "from '/pkg/index.js'");
-  await writeFile(new URL('./pages/quickstart.gen.js', import.meta.url), code);
-  const p = await h.page('/tests/');
-  const logs = [];
-  p.on('console', (m) => { if (m.type() === 'log') logs.push(m.text()); });
-  await p.evaluate(() => import('/tests/quickstart.gen.js'));
-  assert.equal(logs[0], '5');
-  assert.ok(logs.some((l) => l.includes('SANDBOX_LIMIT_EXCEEDED')), logs.join('\n'));
-  assert.deepEqual(p.errors, []);
-});
+for (const marker of ['quickstart', 'quickstart-realm']) {
+  test(`the README ${marker} block runs as written`, async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const block = readme.match(new RegExp(`<!-- ${marker} -->\\s*\`\`\`js\\n([\\s\\S]*?)\`\`\``));
+    assert.ok(block, `README has a ${marker} block`);
+    // A same-origin module: the page's CSP allows no eval, no inline script, no blob: module.
+    const code = block[1]
+      .replace(/from 'isolated-realm\/realm'/g, "from '/pkg/realm.js'")
+      .replace(/from 'isolated-realm'/g, "from '/pkg/index.js'");
+    const file = `${marker}.gen.js`;
+    await writeFile(new URL(`./pages/${file}`, import.meta.url), code);
+    const p = await h.page('/tests/');
+    const logs = [];
+    p.on('console', (m) => { if (m.type() === 'log') logs.push(m.text()); });
+    await p.evaluate((f) => import(`/tests/${f}`), file);
+    assert.deepEqual(logs, ['5', 'SANDBOX_LIMIT_EXCEEDED (timeoutMs)']);
+    assert.deepEqual(p.errors, []);
+  });
+}
 
 test('results are built from the host intrinsics', async () => {
   const r = await run((pkg) => {
