@@ -6,12 +6,11 @@
 import { SandboxError, isErrorData } from './errors.js';
 
 // Captured at load, so later page code cannot swap what the client relies on.
-const { Worker: WorkerCtor, WebAssembly: Wasm, fetch: fetchFn } = globalThis;
+const { Worker, WebAssembly: Wasm, fetch: fetchFn } = globalThis;
 const setTimer = globalThis.setTimeout.bind(globalThis);
 const clearTimer = globalThis.clearTimeout.bind(globalThis);
 const now = () => performance.now();
 
-const WORKER_URL = new URL('./worker.js', import.meta.url);
 const WASM_URL = new URL('./isolated_realm_bg.wasm', import.meta.url);
 const V = 1;
 
@@ -92,7 +91,9 @@ class Slot {
     this.dead = null;
     this.memory = 0;
     this.lastUsed = now();
-    this.worker = new WorkerCtor(WORKER_URL, { type: 'module', name: `isolated-realm:${principal}` });
+    // Written out literally: bundlers (Vite, webpack) recognise exactly this shape and emit
+    // the worker as a module of its own.
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `isolated-realm:${principal}` });
     this.worker.onmessage = (e) => this.#receive(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault?.();

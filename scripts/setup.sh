@@ -34,4 +34,9 @@ if [ ! -d tests/e2e/node_modules/playwright-core ] || [ tests/e2e/package-lock.j
   (cd tests/e2e && npm ci --no-audit --no-fund --silent)
 fi
 
+if [ ! -d tests/vite-app/node_modules/vite ] || [ tests/vite-app/package-lock.json -nt tests/vite-app/node_modules/.package-lock.json ]; then
+  say "installing the vite test app's packages"
+  (cd tests/vite-app && npm ci --no-audit --no-fund --silent)
+fi
+
 ./scripts/patch-boa.sh

@@ -123,6 +123,51 @@ pub const GLOBALS: &[Capability] = &[
                     allowCodeGeneration is false",
         enforced_in: "realm.rs SandboxHooks::ensure_can_compile_strings",
     },
+    Capability {
+        names: &["setTimeout", "setInterval", "clearTimeout", "clearInterval"],
+        source: Source::Endowment,
+        invariant: "handlers must be guest functions (a string is a TypeError, never compiled); \
+                    callbacks are held in Rust and run by the embedder's loop, each as one \
+                    metered entry; live timers and the interval period are capped; all are \
+                    cancelled on dispose, and an interval that hits a limit is cleared",
+        enforced_in: "platform/timers.rs, platform/mod.rs add_timer, realm.rs run_timers",
+    },
+    Capability {
+        names: &["queueMicrotask"],
+        source: Source::Endowment,
+        invariant: "enqueues a guest function on the guest's own job queue, drained inside the \
+                    entry's budget; a throw is reported, never propagated to the host",
+        enforced_in: "platform/mod.rs queue_microtask",
+    },
+    Capability {
+        names: &["console"],
+        source: Source::Endowment,
+        invariant: "log/info/warn/error/debug send cloned arguments (uncloneable ones as \
+                    strings) to the host as reports, rate-limited per second; no host object \
+                    is reachable from it",
+        enforced_in: "platform/mod.rs console",
+    },
+    Capability {
+        names: &["performance"],
+        source: Source::Endowment,
+        invariant: "only now(), coarsened to limits.clockResolutionMs (default 1 ms) to blunt \
+                    timing side channels; Date is coarsened the same way by our Boa clock",
+        enforced_in: "platform/mod.rs performance_now, CoarseClock",
+    },
+    Capability {
+        names: &["crypto"],
+        source: Source::Endowment,
+        invariant: "getRandomValues (integer typed arrays, at most 65536 bytes) and randomUUID, \
+                    from the platform CSPRNG; no keys, no subtle",
+        enforced_in: "platform/mod.rs get_random_values, random_uuid",
+    },
+    Capability {
+        names: &["atob", "btoa", "structuredClone"],
+        source: Source::Endowment,
+        invariant: "pure functions over guest values: base64 per HTML, and a clone within the \
+                    guest realm by the same capped boundary code",
+        enforced_in: "platform/text.rs, platform/mod.rs structured_clone",
+    },
 ];
 
 /// Globals Boa creates that we remove, with the reason. Anything else unlisted is removed too.

@@ -12,6 +12,7 @@ pub mod guards;
 pub mod handler;
 pub mod jobs;
 pub mod options;
+pub mod platform;
 pub mod protocol;
 pub mod realm;
 pub mod value;

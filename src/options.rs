@@ -4,6 +4,7 @@ use web_time::Duration;
 
 use crate::capabilities;
 use crate::error::{Result, SandboxError};
+use crate::platform::PlatformLimits;
 use crate::value::{CloneLimits, Graph, Object, Text, Value};
 
 /// Per-call execution limits and boundary caps.
@@ -23,6 +24,8 @@ pub struct Limits {
     pub max_source_length: usize,
     /// Boundary caps.
     pub clone: CloneLimits,
+    /// Timers, clocks and console.
+    pub platform: PlatformLimits,
 }
 
 impl Default for Limits {
@@ -37,6 +40,7 @@ impl Default for Limits {
             max_loop_iterations: None,
             max_source_length: 16 * 1024 * 1024,
             clone: CloneLimits::default(),
+            platform: PlatformLimits::default(),
         }
     }
 }
@@ -153,6 +157,26 @@ impl Limits {
                 "maxCloneBytes" => {
                     if let Some(n) = positive_int(v, &name, 1_073_741_824.0)? {
                         self.clone.max_bytes = to_usize(n);
+                    }
+                }
+                "maxTimers" => {
+                    if let Some(n) = positive_int(v, &name, 100_000.0)? {
+                        self.platform.timers.max_timers = to_usize(n);
+                    }
+                }
+                "minIntervalMs" => {
+                    if let Some(n) = positive_int(v, &name, 60_000.0)? {
+                        self.platform.timers.min_interval = Duration::from_millis(n);
+                    }
+                }
+                "clockResolutionMs" => {
+                    if let Some(n) = positive_int(v, &name, 60_000.0)? {
+                        self.platform.clock_resolution = Duration::from_millis(n);
+                    }
+                }
+                "consolePerSecond" => {
+                    if let Some(n) = positive_int(v, &name, 100_000.0)? {
+                        self.platform.console_per_second = u32::try_from(n).unwrap_or(u32::MAX);
                     }
                 }
                 _ => return Err(SandboxError::invalid_option(&name, "is not a known limit")),

@@ -4,7 +4,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use boa_engine::builtins::promise::PromiseState;
+use boa_engine::builtins::promise::{OperationType, Promise, PromiseState};
 use boa_engine::context::{ContextBuilder, HostHooks};
 use boa_engine::error::{EngineError, RuntimeLimitError};
 use boa_engine::module::IdleModuleLoader;
@@ -12,7 +12,8 @@ use boa_engine::object::builtins::{JsArray, JsPromise};
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::realm::Realm as BoaRealm;
 use boa_engine::{
-    Context, JsError, JsNativeError, JsResult, JsString, JsValue, Script, Source, js_string,
+    Context, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, Script, Source,
+    js_string,
 };
 
 use crate::budget::Meter;
@@ -22,6 +23,7 @@ use crate::error::{ErrorCode, Limit, Location, Result, SandboxError, Termination
 use crate::handler::{self, AsyncCalls, Handler, HostCall};
 use crate::jobs::JobQueue;
 use crate::options::{EvalOptions, Limits, RealmOptions};
+use crate::platform::{self, CoarseClock, Platform, Report};
 use crate::value::{CloneLimits, ErrorName, Graph, Object, Value};
 
 /// What a host handler's failure looks like to the guest: a fresh guest error.
@@ -45,6 +47,7 @@ pub trait HostHandler {
 
 /// Host hooks of every sandbox context.
 struct SandboxHooks {
+    realm_id: u64,
     allow_code_generation: bool,
     code_generation_denied: Cell<bool>,
 }
@@ -54,6 +57,16 @@ const DENIED_MESSAGE: &str = "code generation from strings is disabled in this r
 const MAX_BUFFER_BYTES: u64 = 256 * 1024 * 1024;
 
 impl HostHooks for SandboxHooks {
+    fn promise_rejection_tracker(
+        &self,
+        promise: &JsObject<Promise>,
+        operation: OperationType,
+        _context: &mut Context,
+    ) {
+        let promise = promise.clone().upcast();
+        platform::track_rejection(self.realm_id, &promise, operation == OperationType::Handle);
+    }
+
     fn ensure_can_compile_strings(
         &self,
         _realm: BoaRealm,
@@ -88,6 +101,7 @@ struct Inner {
     hooks: Rc<SandboxHooks>,
     captured: Captured,
     async_calls: Option<Rc<AsyncCalls>>,
+    platform: Rc<Platform>,
     /// Entries whose completion value is a promise still pending, by token.
     pending: HashMap<u64, JsPromise>,
     next_token: u64,
@@ -147,6 +161,7 @@ impl Realm {
             id
         });
         let hooks = Rc::new(SandboxHooks {
+            realm_id: id,
             allow_code_generation: options.allow_code_generation,
             code_generation_denied: Cell::new(false),
         });
@@ -157,6 +172,9 @@ impl Realm {
             // Invariant: no module is ever loaded from the filesystem or network by the
             // engine itself; Boa's default loader would read the working directory.
             .module_loader(Rc::new(IdleModuleLoader))
+            .clock(Rc::new(CoarseClock::new(
+                options.limits.platform.clock_resolution,
+            )))
             .instructions_remaining(0)
             .build()
             .map_err(|e| internal(&format!("engine start failed: {e}")))?;
@@ -175,6 +193,13 @@ impl Realm {
         restrict_global(&mut context)?;
         crate::guards::install(&mut context)
             .map_err(|e| internal(&format!("installing builtin guards failed: {e}")))?;
+        let platform = Rc::new(Platform::new(
+            limits.platform,
+            captured.clone(),
+            limits.clone,
+        ));
+        platform::install(&mut context, id, platform.clone())
+            .map_err(|e| internal(&format!("installing the platform failed: {e}")))?;
         let async_calls = match &handler {
             Some(Handler::Async(calls)) => Some(calls.clone()),
             _ => None,
@@ -199,6 +224,7 @@ impl Realm {
                 hooks,
                 captured,
                 async_calls,
+                platform,
                 pending: HashMap::new(),
                 next_token: 1,
             }),
@@ -440,10 +466,82 @@ impl Realm {
         out
     }
 
+    /// Time until the next guest timer is due, if any is live.
+    #[must_use]
+    pub fn next_timer_delay(&self) -> Option<web_time::Duration> {
+        self.inner
+            .as_ref()
+            .and_then(|i| i.platform.timers.borrow().next_delay())
+    }
+
+    /// Runs the timers that are due (each callback one metered entry; at most `max` of
+    /// them) and returns the entries that finished as a result. A callback's uncaught
+    /// error becomes a report; an interval whose callback hits a limit is cleared.
+    pub fn run_timers(&mut self, max: usize) -> Vec<(u64, Result<Graph>)> {
+        let now = web_time::Instant::now();
+        for _ in 0..max {
+            let Some(inner) = self.inner.as_ref() else {
+                break;
+            };
+            let due = inner.platform.timers.borrow_mut().pop_due(now);
+            let Some((timer_id, callback, args)) = due else {
+                break;
+            };
+            let result = self.enter(false, move |inner| {
+                callback.call(&JsValue::undefined(), &args, &mut inner.context)?;
+                Ok(JsValue::undefined())
+            });
+            if let Err(e) = result {
+                if let Some(inner) = self.inner.as_ref() {
+                    if e.code == ErrorCode::LimitExceeded {
+                        inner.platform.timers.borrow_mut().clear(timer_id);
+                    }
+                    inner
+                        .platform
+                        .reports
+                        .borrow_mut()
+                        .push(Report::Uncaught(e));
+                }
+            }
+        }
+        self.finished()
+    }
+
+    /// Console messages, uncaught errors and unhandled rejections since the last take.
+    pub fn take_reports(&mut self) -> Vec<Report> {
+        self.inner
+            .as_ref()
+            .map(|i| i.platform.take_reports())
+            .unwrap_or_default()
+    }
+
+    /// Classifies what the last entry left: microtask throws and unhandled rejections.
+    fn collect_reports(inner: &mut Inner) {
+        let thrown = std::mem::take(&mut *inner.platform.uncaught.borrow_mut());
+        let rejected = platform::take_unhandled(&inner.platform);
+        for value in thrown {
+            let e = guest_threw(&value, inner);
+            inner
+                .platform
+                .reports
+                .borrow_mut()
+                .push(Report::Uncaught(e));
+        }
+        for reason in rejected {
+            let e = guest_threw(&reason, inner);
+            inner
+                .platform
+                .reports
+                .borrow_mut()
+                .push(Report::UnhandledRejection(e));
+        }
+    }
+
     /// Frees the engine. Later calls fail with `SANDBOX_DISPOSED`.
     pub fn dispose(&mut self) {
         self.inner = None;
         handler::uninstall(self.id);
+        platform::uninstall(self.id);
     }
 
     /// Runs one entry: arm the meter, run `body`, drain jobs, clone the result out, map
@@ -467,7 +565,12 @@ impl Realm {
                 None => v,
                 Some(promise) => match promise.state() {
                     PromiseState::Fulfilled(v) => v,
-                    PromiseState::Rejected(e) => return Err(Failure::Js(JsError::from_opaque(e))),
+                    PromiseState::Rejected(e) => {
+                        // Awaited by the host: its rejection is this entry's error, not an
+                        // unhandled one.
+                        platform::track_rejection(self.id, &promise.clone().into(), true);
+                        return Err(Failure::Js(JsError::from_opaque(e)));
+                    }
                     PromiseState::Pending => {
                         let token = inner.next_token;
                         inner.next_token += 1;
@@ -485,6 +588,10 @@ impl Realm {
             (Ok(_), Some(_)) => Err(Failure::Js(EngineError::NoInstructionsRemain.into())),
             (r, _) => r,
         };
+        if result.is_ok() {
+            // Reading thrown values may run guest getters: metered by guest_threw itself.
+            Self::collect_reports(inner);
+        }
         inner.meter.disarm(&mut inner.context);
         match result {
             Ok(outcome) => Ok(outcome),
@@ -495,6 +602,7 @@ impl Realm {
                 {
                     // The queued jobs and waiting host calls belong to the aborted computation.
                     inner.jobs.clear();
+                    inner.platform.uncaught.borrow_mut().clear();
                     if let Some(calls) = &inner.async_calls {
                         calls.clear();
                     }
@@ -521,6 +629,7 @@ impl Realm {
 impl Drop for Realm {
     fn drop(&mut self) {
         handler::uninstall(self.id);
+        platform::uninstall(self.id);
     }
 }
 

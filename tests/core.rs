@@ -4,3 +4,4 @@
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 include!("shared/core_cases.rs");
+include!("shared/platform_cases.rs");

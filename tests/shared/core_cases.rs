@@ -922,7 +922,6 @@ fn host_authority_is_absent() {
         "importScripts",
         "postMessage",
         "self",
-        "console",
         "require",
         "process",
         "SharedArrayBuffer",
