@@ -88,6 +88,7 @@ class Slot {
     this.calls = new Map(); // request id -> { resolve, reject, timeoutMs, compartment }
     this.queue = []; // request ids in the order the worker will answer them
     this.watchdog = null;
+    this.ticking = false;
     this.dead = null;
     this.memory = 0;
     this.lastUsed = now();
@@ -141,6 +142,7 @@ class Slot {
   }
 
   #armHead() {
+    if (this.ticking) return;
     const head = this.calls.get(this.queue[0]);
     if (head) this.#arm(head.timeoutMs + this.pool.graceMs, 'it did not answer by its deadline plus grace');
     else this.#disarm();
@@ -199,6 +201,21 @@ class Slot {
       }
       case 'host-call':
         this.#hostCall(msg);
+        return;
+      case 'event':
+        this.compartments.get(msg.realm)?.report(msg);
+        return;
+      case 'tick-start': {
+        // Guest timers are running: watch them with the longest deadline of this worker.
+        let ms = DEFAULT_TIMEOUT_MS;
+        for (const c of this.compartments.values()) ms = Math.max(ms, c.timeoutMs);
+        this.ticking = true;
+        this.#arm(ms + this.pool.graceMs, 'a guest timer did not finish by its deadline plus grace');
+        return;
+      }
+      case 'tick-end':
+        this.ticking = false;
+        this.#armHead();
         return;
       case 'fatal':
         this.kill(msg.reason === 'memory' ? 'memory' : 'crashed', String(msg.message));
@@ -402,6 +419,17 @@ export class Compartment extends EventTarget {
     // Fail closed: if no pending call told the host, the next call does.
     this.#lostError = unreported;
     this.dispatchEvent(new CustomEvent('terminated', { detail: { reason: slot.dead.reason, message: slot.dead.message } }));
+  }
+
+  /** A guest report from the worker, dispatched as an event on this compartment. */
+  report(msg) {
+    let detail;
+    if (msg.kind === 'console') detail = { level: msg.level, args: msg.args };
+    else if (msg.kind === 'console-dropped') detail = { level: 'warn', args: [`${msg.count} console messages dropped by the rate limit`], dropped: msg.count };
+    else if (isErrorData(msg.error)) detail = new SandboxError(msg.error);
+    else return;
+    const type = msg.kind === 'console-dropped' ? 'console' : msg.kind;
+    this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
   record(ms, memory) {

@@ -43,9 +43,13 @@ function rethrow(e) {
   throw terminated('crashed', `the engine instance crashed (${detail}); this realm's state is gone, new realms use a fresh instance`);
 }
 
-export class Realm {
+const setTimer = globalThis.setTimeout.bind(globalThis);
+const clearTimer = globalThis.clearTimeout.bind(globalThis);
+
+export class Realm extends EventTarget {
   #raw;
   #generation;
+  #timer = null;
 
   /**
    * @param {{handler?: Function, exposeHandlerAs?: string, allowCodeGeneration?: boolean,
@@ -56,6 +60,7 @@ export class Realm {
       throw new SandboxError({ code: 'SANDBOX_INVALID_OPTIONS', option: 'init',
         message: 'call `await init()` before creating a Realm [SANDBOX_INVALID_OPTIONS]' });
     }
+    super();
     this.#generation = generation;
     try {
       this.#raw = new RawRealm(options);
@@ -72,6 +77,28 @@ export class Realm {
       return fn(this.#raw);
     } catch (e) {
       rethrow(e);
+    } finally {
+      if (this.#generation === generation) this.#afterEntry();
+    }
+  }
+
+  // Delivers the guest's reports as events and schedules its timers on this thread.
+  #afterEntry() {
+    const raw = this.#raw;
+    for (const r of raw.takeReports()) {
+      const detail = r.kind === 'console' ? { level: r.level, args: r.args }
+        : r.kind === 'console-dropped' ? { level: 'warn', args: [`${r.count} console messages dropped by the rate limit`], dropped: r.count }
+          : new SandboxError(r.error);
+      this.dispatchEvent(new CustomEvent(r.kind === 'console-dropped' ? 'console' : r.kind, { detail }));
+    }
+    if (this.#timer !== null) clearTimer(this.#timer);
+    this.#timer = null;
+    const ms = raw.disposed ? -1 : raw.nextTimerMs();
+    if (ms >= 0) {
+      this.#timer = setTimer(() => {
+        this.#timer = null;
+        try { this.#run((r) => r.runTimers()); } catch (e) { this.dispatchEvent(new CustomEvent('error', { detail: e })); }
+      }, ms);
     }
   }
 
@@ -93,6 +120,8 @@ export class Realm {
   /** Frees the engine. Later calls throw SANDBOX_DISPOSED. Idempotent. */
   dispose() {
     if (this.#generation !== generation) return;
+    if (this.#timer !== null) clearTimer(this.#timer);
+    this.#timer = null;
     this.#run((raw) => raw.dispose());
   }
 

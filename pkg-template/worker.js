@@ -10,9 +10,13 @@ const post = self.postMessage.bind(self);
 const closeSelf = self.close.bind(self);
 const isModule = (m) => m instanceof WebAssembly.Module;
 
+const setTimer = self.setTimeout.bind(self);
+const clearTimer = self.clearTimeout.bind(self);
+
 let host = null;
 let memory = null;
 let memoryLimit = Infinity;
+let timer = null;
 
 function fatal(reason, message) {
   post({ v: 1, type: 'fatal', reason, message });
@@ -42,9 +46,14 @@ self.onmessage = (event) => {
     post({ v: 1, type: 'ready', memory: memory.buffer.byteLength });
     return;
   }
+  run(() => host.handle(msg));
+};
+
+// Runs the engine once; posts its replies, or reports the instance's death.
+function run(step) {
   let replies;
   try {
-    replies = host.handle(msg);
+    replies = step();
   } catch (e) {
     // Anything escaping the wasm is a trap: this instance is dead and is never reused.
     const size = memory ? memory.buffer.byteLength : 0;
@@ -53,7 +62,7 @@ self.onmessage = (event) => {
     return;
   }
   const size = memory.buffer.byteLength;
-  // Over the cap, the results of this message are not delivered: the calls fail with
+  // Over the cap, the results of this step are not delivered: the calls fail with
   // reason 'memory' and the worker is replaced.
   if (size > memoryLimit) {
     fatal('memory', `the worker's wasm memory grew to ${size} bytes, over its cap of ${memoryLimit}`);
@@ -63,4 +72,20 @@ self.onmessage = (event) => {
     reply.memory = size;
     post(reply);
   }
-};
+  schedule();
+}
+
+// Guest timers run from this worker's own event loop. The client watches each tick like a
+// call (tick-start / tick-end), so a timer stuck in a native builtin is killed too.
+function schedule() {
+  if (timer !== null) clearTimer(timer);
+  timer = null;
+  const ms = host.nextTimerMs;
+  if (ms < 0) return;
+  timer = setTimer(() => {
+    timer = null;
+    post({ v: 1, type: 'tick-start' });
+    run(() => host.tick());
+    post({ v: 1, type: 'tick-end' });
+  }, ms);
+}

@@ -168,7 +168,26 @@ pub const GLOBALS: &[Capability] = &[
                     guest realm by the same capped boundary code",
         enforced_in: "platform/text.rs, platform/mod.rs structured_clone",
     },
+    Capability {
+        names: &["TextEncoder", "TextDecoder"],
+        source: Source::Endowment,
+        invariant: "guest classes (platform/prelude.js) over two pure natives: UTF-8 encode to \
+                    a guest Uint8Array and decode from guest bytes",
+        enforced_in: "platform/text.rs encode, decode",
+    },
+    Capability {
+        names: &["URL", "URLSearchParams", "Intl"],
+        source: Source::Endowment,
+        invariant: "guest classes whose parsing and formatting are answered by the host \
+                    engine's own URL and Intl through the bridge: only listed operations, only \
+                    cloned data in and out; present only where the host provides a bridge \
+                    (the wasm build), absent natively",
+        enforced_in: "platform/mod.rs bridge_call, BRIDGE_OPS; bindings/bridge.rs",
+    },
 ];
+
+/// Names that exist only where the host provides a bridge.
+pub const BRIDGED: &[&str] = &["URL", "URLSearchParams", "Intl"];
 
 /// Globals Boa creates that we remove, with the reason. Anything else unlisted is removed too.
 pub const REMOVED: &[(&str, &str)] = &[

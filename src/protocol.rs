@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use crate::error::{ErrorCode, Result, SandboxError};
 use crate::handler::HostCall;
 use crate::options::{EvalOptions, RealmOptions};
+use crate::platform::Report;
 use crate::realm::{HandlerFailure, Outcome, Realm};
 use crate::value::{ErrorName, Graph, Object, Text, Value};
 
@@ -110,6 +111,13 @@ pub enum Reply {
     Pending {
         /// Request id.
         id: RequestId,
+    },
+    /// Something the guest in `realm` did outside any call's result.
+    Event {
+        /// Realm.
+        realm: u32,
+        /// What happened.
+        report: Report,
     },
     /// The guest in `realm` called the async host handler.
     HostCall {
@@ -320,6 +328,50 @@ impl Dispatcher {
         self.realms.len()
     }
 
+    /// Runs the guest timers that are due, in every realm; returns the replies they cause.
+    pub fn tick(&mut self) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        let mut ids: Vec<u32> = self.realms.keys().copied().collect();
+        ids.sort_unstable();
+        for realm in ids {
+            let finished = match self.realms.get_mut(&realm) {
+                Some(r) => r.run_timers(100),
+                None => continue,
+            };
+            self.deliver(realm, finished, &mut replies);
+        }
+        self.flush_host_calls(&mut replies);
+        replies
+    }
+
+    /// Time until the next guest timer is due, in any realm.
+    #[must_use]
+    pub fn next_timer_delay(&self) -> Option<web_time::Duration> {
+        self.realms
+            .values()
+            .filter_map(Realm::next_timer_delay)
+            .min()
+    }
+
+    fn deliver(
+        &mut self,
+        realm: u32,
+        finished: Vec<(u64, Result<Graph>)>,
+        replies: &mut Vec<Reply>,
+    ) {
+        for (token, result) in finished {
+            if let Some(waiting) = self.waiting.remove(&(realm, token)) {
+                replies.push(match result {
+                    Ok(value) => Reply::Result { id: waiting, value },
+                    Err(error) => Reply::Error {
+                        id: Some(waiting),
+                        error,
+                    },
+                });
+            }
+        }
+    }
+
     fn serve(&mut self, request: Request) -> Vec<Reply> {
         let mut replies = Vec::new();
         match request {
@@ -374,17 +426,7 @@ impl Dispatcher {
                 outcome,
             } => match self.realm(realm).and_then(|r| r.settle(call, outcome)) {
                 Ok(finished) => {
-                    for (token, result) in finished {
-                        if let Some(waiting) = self.waiting.remove(&(realm, token)) {
-                            replies.push(match result {
-                                Ok(value) => Reply::Result { id: waiting, value },
-                                Err(error) => Reply::Error {
-                                    id: Some(waiting),
-                                    error,
-                                },
-                            });
-                        }
-                    }
+                    self.deliver(realm, finished, &mut replies);
                     // Every message ends with one reply carrying its own id.
                     replies.push(unit(id, Ok(())));
                 }
@@ -452,11 +494,15 @@ impl Dispatcher {
         }
     }
 
+    /// Host calls and reports of every realm, after the replies that caused them.
     fn flush_host_calls(&mut self, replies: &mut Vec<Reply>) {
         let mut realms: Vec<u32> = self.realms.keys().copied().collect();
         realms.sort_unstable();
         for realm in realms {
             if let Some(r) = self.realms.get_mut(&realm) {
+                for report in r.take_reports() {
+                    replies.push(Reply::Event { realm, report });
+                }
                 for HostCall { call, args } in r.take_host_calls() {
                     replies.push(Reply::HostCall { realm, call, args });
                 }

@@ -198,8 +198,10 @@ impl Realm {
             captured.clone(),
             limits.clone,
         ));
-        platform::install(&mut context, id, platform.clone())
-            .map_err(|e| internal(&format!("installing the platform failed: {e}")))?;
+        meter.arm(&mut context, 50_000_000, web_time::Duration::from_secs(10));
+        let installed = platform::install(&mut context, id, platform.clone());
+        meter.disarm(&mut context);
+        installed.map_err(|e| internal(&format!("installing the platform failed: {e}")))?;
         let async_calls = match &handler {
             Some(Handler::Async(calls)) => Some(calls.clone()),
             _ => None,

@@ -1,8 +1,10 @@
 //! The thin wasm-bindgen layer: JS values in, the core's typed results out.
 //! Nothing here makes policy decisions; it converts and forwards.
 
+mod bridge;
 mod convert;
 mod error;
+mod events;
 mod realm;
 mod worker;
 
@@ -15,6 +17,15 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
+    install_bridge();
+}
+
+/// Gives realms created on this thread the host bridge (URL, Intl). Idempotent; the
+/// constructors call it, so it only matters for code that builds core realms directly.
+pub fn install_bridge() {
+    if !crate::platform::has_host_bridge() {
+        crate::platform::set_host_bridge(std::rc::Rc::new(bridge::HostBridge));
+    }
 }
 
 /// Every stable error code, for the JS shim and documentation checks.

@@ -76,6 +76,7 @@ impl RawRealm {
     /// `new RawRealm({ handler, exposeHandlerAs, allowCodeGeneration, limits })`
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<RawRealm, JsValue> {
+        super::install_bridge();
         let (handler, rest) = split_handler(&options)?;
         let graph = to_graph(&rest, CloneLimits::default()).map_err(|mut e| {
             e.code = ErrorCode::InvalidOptions;
@@ -150,6 +151,38 @@ impl RawRealm {
         let mut realm = self.realm.try_borrow_mut().map_err(|_| busy())?;
         realm.dispose();
         Ok(())
+    }
+
+    /// Runs the guest timers that are due.
+    #[wasm_bindgen(js_name = runTimers)]
+    pub fn run_timers(&self) -> Result<(), JsValue> {
+        let mut realm = self.realm.try_borrow_mut().map_err(|_| busy())?;
+        realm.run_timers(100);
+        Ok(())
+    }
+
+    /// Milliseconds until the next guest timer is due, or -1.
+    #[wasm_bindgen(js_name = nextTimerMs)]
+    pub fn next_timer_ms(&self) -> f64 {
+        self.realm
+            .try_borrow()
+            .ok()
+            .and_then(|r| r.next_timer_delay())
+            .map_or(-1.0, |d| d.as_secs_f64() * 1000.0)
+    }
+
+    /// Console messages, uncaught errors and unhandled rejections since the last take.
+    #[wasm_bindgen(js_name = takeReports)]
+    pub fn take_reports(&self) -> Array {
+        let out = Array::new();
+        if let Ok(mut realm) = self.realm.try_borrow_mut() {
+            for report in realm.take_reports() {
+                let o = js_sys::Object::new();
+                super::events::fill(&o, &report);
+                out.push(&o);
+            }
+        }
+        out
     }
 
     /// Whether the realm was disposed (explicitly or after a fatal engine error).

@@ -5,6 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::{from_graph, to_graph};
 use super::error::to_js;
+use super::events;
 use crate::error::{ErrorCode, SandboxError};
 use crate::protocol::{Dispatcher, Reply, VERSION};
 use crate::value::CloneLimits;
@@ -43,7 +44,25 @@ impl WorkerHost {
     /// A host with no realms.
     #[wasm_bindgen(constructor)]
     pub fn new() -> WorkerHost {
+        super::install_bridge();
         WorkerHost::default()
+    }
+
+    /// Runs the guest timers that are due; returns the replies to post.
+    pub fn tick(&mut self) -> Array {
+        let out = Array::new();
+        for reply in self.dispatcher.tick() {
+            out.push(&encode(reply));
+        }
+        out
+    }
+
+    /// Milliseconds until the next guest timer is due, or -1 when none is live.
+    #[wasm_bindgen(getter, js_name = nextTimerMs)]
+    pub fn next_timer_ms(&self) -> f64 {
+        self.dispatcher
+            .next_timer_delay()
+            .map_or(-1.0, |d| d.as_secs_f64() * 1000.0)
     }
 
     /// Handles one message; returns the replies to post, in order.
@@ -62,33 +81,7 @@ impl WorkerHost {
             }
         };
         for reply in self.dispatcher.handle(&graph) {
-            out.push(&match reply {
-                Reply::Result { id, value } => match from_graph(&value) {
-                    Ok(v) => {
-                        let o = envelope("result");
-                        field(&o, "id", &JsValue::from(id as f64));
-                        field(&o, "value", &v);
-                        o.into()
-                    }
-                    Err(e) => error_reply(Some(id), &e),
-                },
-                Reply::Error { id, error } => error_reply(id, &error),
-                Reply::Pending { id } => {
-                    let o = envelope("pending");
-                    field(&o, "id", &JsValue::from(id as f64));
-                    o.into()
-                }
-                Reply::HostCall { realm, call, args } => match from_graph(&args) {
-                    Ok(args) => {
-                        let o = envelope("host-call");
-                        field(&o, "realm", &JsValue::from(realm));
-                        field(&o, "call", &JsValue::from(call as f64));
-                        field(&o, "args", &args);
-                        o.into()
-                    }
-                    Err(e) => error_reply(None, &e),
-                },
-            });
+            out.push(&encode(reply));
         }
         out
     }
@@ -97,5 +90,41 @@ impl WorkerHost {
     #[wasm_bindgen(getter, js_name = realmCount)]
     pub fn realm_count(&self) -> usize {
         self.dispatcher.realm_count()
+    }
+}
+
+fn encode(reply: Reply) -> JsValue {
+    match reply {
+        Reply::Result { id, value } => match from_graph(&value) {
+            Ok(v) => {
+                let o = envelope("result");
+                field(&o, "id", &JsValue::from(id as f64));
+                field(&o, "value", &v);
+                o.into()
+            }
+            Err(e) => error_reply(Some(id), &e),
+        },
+        Reply::Error { id, error } => error_reply(id, &error),
+        Reply::Pending { id } => {
+            let o = envelope("pending");
+            field(&o, "id", &JsValue::from(id as f64));
+            o.into()
+        }
+        Reply::Event { realm, report } => {
+            let o = envelope("event");
+            field(&o, "realm", &JsValue::from(realm));
+            events::fill(&o, &report);
+            o.into()
+        }
+        Reply::HostCall { realm, call, args } => match from_graph(&args) {
+            Ok(args) => {
+                let o = envelope("host-call");
+                field(&o, "realm", &JsValue::from(realm));
+                field(&o, "call", &JsValue::from(call as f64));
+                field(&o, "args", &args);
+                o.into()
+            }
+            Err(e) => error_reply(None, &e),
+        },
     }
 }

@@ -25,6 +25,45 @@ use crate::error::SandboxError;
 use crate::value::{CloneLimits, Graph};
 use timers::{Timer, TimerLimits, Timers};
 
+/// Host services reached with plain data only: URL parsing and Intl, answered by the host
+/// engine's own builtins so results match the browser exactly.
+pub trait Bridge {
+    /// Runs operation `op` on cloned `args` (an array).
+    ///
+    /// # Errors
+    /// The host's exception as (constructor name, message); it reaches the guest as a fresh
+    /// error of that name.
+    fn call(&self, op: &str, args: Graph) -> std::result::Result<Graph, (String, String)>;
+}
+
+thread_local! {
+    static HOST_BRIDGE: RefCell<Option<Rc<dyn Bridge>>> = const { RefCell::new(None) };
+}
+
+/// Sets the bridge new realms on this thread use (the wasm bindings do, at start-up).
+pub fn set_host_bridge(bridge: Rc<dyn Bridge>) {
+    HOST_BRIDGE.with(|b| *b.borrow_mut() = Some(bridge));
+}
+
+/// Whether realms on this thread get the bridged capabilities (URL, Intl).
+#[must_use]
+pub fn has_host_bridge() -> bool {
+    HOST_BRIDGE.with(|b| b.borrow().is_some())
+}
+
+/// The operations a bridge may be asked for; anything else is refused before the host.
+pub const BRIDGE_OPS: &[&str] = &[
+    "url.parse",
+    "url.set",
+    "params.parse",
+    "params.serialize",
+    "intl.new",
+    "intl.call",
+    "intl.supported",
+    "intl.canonical",
+    "intl.value",
+];
+
 /// Something the guest did that the host should hear about outside any call's result.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Report {
@@ -81,6 +120,7 @@ pub struct Platform {
     console_window: Cell<Option<Instant>>,
     console_count: Cell<u32>,
     console_dropped: Cell<u64>,
+    bridge: Option<Rc<dyn Bridge>>,
 }
 
 impl Platform {
@@ -99,6 +139,7 @@ impl Platform {
             console_window: Cell::new(None),
             console_count: Cell::new(0),
             console_dropped: Cell::new(0),
+            bridge: HOST_BRIDGE.with(|b| b.borrow().clone()),
         }
     }
 
@@ -264,6 +305,8 @@ pub fn install(context: &mut Context, id: u64, state: Rc<Platform>) -> JsResult<
         .build();
     define_global(context, "performance", performance.into())?;
 
+    install_prelude(context, id)?;
+
     let crypto = ObjectInitializer::new(context)
         .function(
             native(id, get_random_values),
@@ -275,6 +318,70 @@ pub fn install(context: &mut Context, id: u64, state: Rc<Platform>) -> JsResult<
     define_global(context, "crypto", crypto.into())?;
     let _ = Attribute::all();
     Ok(())
+}
+
+const PRELUDE: &str = include_str!("prelude.js");
+
+/// Evaluates the guest-side classes (TextEncoder/Decoder, URL, Intl) with their natives.
+fn install_prelude(context: &mut Context, id: u64) -> JsResult<()> {
+    let state = platform(id)?;
+    let mut natives = ObjectInitializer::new(context);
+    natives
+        .function(
+            native(id, |_, _, args, ctx| text::encode(args, ctx)),
+            js_string!("encode"),
+            1,
+        )
+        .function(
+            native(id, |_, _, args, ctx| text::decode(args, ctx)),
+            js_string!("decode"),
+            3,
+        );
+    if state.bridge.is_some() {
+        natives.function(native(id, bridge_call), js_string!("bridge"), 2);
+    }
+    let natives = natives.build();
+    let init = context.eval(boa_engine::Source::from_bytes(PRELUDE))?;
+    let init = init
+        .as_callable()
+        .ok_or_else(|| JsNativeError::typ().with_message("the prelude is not a function"))?;
+    init.call(&JsValue::undefined(), &[natives.into()], context)?;
+    Ok(())
+}
+
+fn bridge_call(id: u64, _: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
+    let state = platform(id)?;
+    let Some(bridge) = &state.bridge else {
+        return Err(JsNativeError::typ().with_message("no host bridge").into());
+    };
+    let op = args
+        .first()
+        .cloned()
+        .unwrap_or_default()
+        .to_string(context)?
+        .to_std_string_lossy();
+    // Invariant: only listed operations reach the host, and only with cloned data.
+    if !BRIDGE_OPS.contains(&op.as_str()) {
+        return Err(JsNativeError::typ()
+            .with_message(format!("unknown bridge operation {op}"))
+            .into());
+    }
+    let payload = args.get(1).cloned().unwrap_or_default();
+    let graph = match from_guest(&payload, &state.captured, state.clone_limits, context) {
+        Ok(g) => g,
+        Err(CloneError::Guest(e)) => return Err(e),
+        Err(CloneError::Boundary(e)) => {
+            return Err(JsNativeError::typ().with_message(e.to_string()).into());
+        }
+    };
+    match bridge.call(&op, graph) {
+        Ok(result) => to_guest(&result, context),
+        Err((name, message)) => Err(crate::clone::to_guest::native_error(
+            crate::value::ErrorName::from_name(&name),
+        )
+        .with_message(message)
+        .into()),
+    }
 }
 
 fn add_timer(id: u64, args: &[JsValue], repeat: bool, context: &mut Context) -> JsResult<JsValue> {

@@ -300,3 +300,44 @@ test('main-thread JS stays small', async () => {
 test('no request ever left for another origin', () => {
   assert.deepEqual(h.requests.filter((u) => !u.startsWith(h.origin)), []);
 });
+
+test('guest timers run in the worker; results can wait for them; console and errors arrive as events', async () => {
+  const r = await run(async (pkg) => {
+    const pool = new pkg.CompartmentPool();
+    const c = await pkg.Compartment.create({ principal: 'platform', pool, limits: { timeoutMs: 500 } });
+    const events = [];
+    c.addEventListener('console', (e) => events.push(['console', e.detail.level, e.detail.args]));
+    c.addEventListener('error', (e) => events.push(['error', e.detail.code, e.detail.guestMessage]));
+    c.addEventListener('unhandledrejection', (e) => events.push(['unhandledrejection', e.detail.guestMessage]));
+    const waited = await c.eval("new Promise((resolve) => setTimeout(() => resolve('after a timer'), 30))");
+    await c.eval("console.info('hello', { n: 1 }); setTimeout(() => { throw new Error('in a timer') }, 5); Promise.reject(new Error('nobody')); 0");
+    await new Promise((r) => setTimeout(r, 150));
+    // A timer stuck in a native builtin is watched like a call: the worker is killed.
+    const killed = new Promise((resolve) => c.addEventListener('terminated', (e) => resolve(e.detail.reason)));
+    await c.eval("setTimeout(() => /^(a+)+$/.test('a'.repeat(40) + 'b'), 1); 0");
+    const reason = await killed;
+    const after = await c.eval("typeof setTimeout").catch((e) => e.reason);
+    const again = await c.eval('typeof setTimeout');
+    pool.close();
+    return { waited, events, reason, after, again };
+  });
+  assert.equal(r.waited, 'after a timer');
+  assert.deepEqual(r.events.find((e) => e[0] === 'console'), ['console', 'info', ['hello', { n: 1 }]]);
+  assert.deepEqual(r.events.find((e) => e[0] === 'error'), ['error', 'SANDBOX_GUEST_THREW', 'in a timer']);
+  assert.deepEqual(r.events.find((e) => e[0] === 'unhandledrejection'), ['unhandledrejection', 'nobody']);
+  assert.equal(r.reason, 'timeout');
+  assert.equal(r.after, 'timeout', 'the first call after an unreported death says so');
+  assert.equal(r.again, 'function');
+});
+
+test('URL and Intl in a compartment agree with the page', async () => {
+  const r = await run(async (pkg) => {
+    const c = await pkg.Compartment.create({ principal: 'intl' });
+    const src = "[new URL('../x?a=1 2', 'https://a.example/b/c').href, new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(1234.5), new Date(0).toLocaleDateString('en-US', { timeZone: 'UTC' })]";
+    const guest = await c.eval(src);
+    await c.dispose();
+    const host = [new URL('../x?a=1 2', 'https://a.example/b/c').href, new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' }).format(1234.5), new Date(0).toLocaleDateString('en-US', { timeZone: 'UTC' })];
+    return { guest, host };
+  });
+  assert.deepEqual(r.guest, r.host);
+});

@@ -177,3 +177,19 @@ test('no request ever left for another origin', () => {
   const foreign = h.requests.filter((u) => !u.startsWith(h.origin));
   assert.deepEqual(foreign, []);
 });
+
+test('the sync Realm runs its timers on the host thread and reports as events', async () => {
+  const r = await run(async (pkg) => {
+    const realm = new pkg.Realm();
+    const events = [];
+    realm.addEventListener('console', (e) => events.push([e.detail.level, ...e.detail.args]));
+    realm.addEventListener('error', (e) => events.push(['error', e.detail.guestMessage]));
+    realm.eval("setTimeout(() => console.log('tick', 1), 10); setTimeout(() => { throw new TypeError('boom') }, 20); 0");
+    await new Promise((r) => setTimeout(r, 100));
+    realm.eval("globalThis.id = setTimeout(() => console.log('never'), 10); 0");
+    realm.dispose();
+    await new Promise((r) => setTimeout(r, 50));
+    return events;
+  });
+  assert.deepEqual(r, [['log', 'tick', 1], ['error', 'boom']]);
+});

@@ -175,6 +175,17 @@ mod platform_cases {
         ("'x'.bold() + 'y'.anchor('\"q')", "<b>x</b><a name=\"&quot;q\">y</a>"),
         ("(() => { const o = { m: new Map([[1, { d: new Date(0) }]]) }; o.self = o; const c = structuredClone(o); return [c !== o, c.self === c, c.m.get(1).d instanceof Date, c.m.get(1) !== o.m.get(1)].join() })()", "true,true,true,true"),
         ("(() => { try { structuredClone({ f() {} }) } catch (e) { return e.name } })()", "DataCloneError"),
+        ("new TextDecoder().decode(new TextEncoder().encode('héllo 👋'))", "héllo 👋"),
+        ("[...new TextEncoder().encode('é')].join()", "195,169"),
+        ("new TextEncoder().encode('\\uD800').join()", "239,191,189"),
+        ("new TextDecoder().decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x61]))", "a"),
+        ("new TextDecoder('utf-8', { ignoreBOM: true }).decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x61])).length + ''", "2"),
+        ("new TextDecoder().decode(new Uint8Array([0x61, 0xff]))", "a\u{fffd}"),
+        ("(() => { try { new TextDecoder('utf-8', { fatal: true }).decode(new Uint8Array([0xff])) } catch (e) { return e.name } })()", "TypeError"),
+        ("JSON.stringify(new TextEncoder().encodeInto('aé', new Uint8Array(2)))", "{\"read\":1,\"written\":1}"),
+        ("new TextDecoder().decode(new DataView(new Uint8Array([0x68, 0x69, 0x21]).buffer, 1))", "i!"),
+        ("(() => { try { new TextDecoder('klingon') } catch (e) { return e.name } })()", "RangeError"),
+        ("Object.prototype.toString.call(new TextEncoder())", "[object TextEncoder]"),
     ];
 
     #[wasm_bindgen_test(unsupported = test)]
