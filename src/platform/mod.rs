@@ -121,6 +121,8 @@ pub struct Platform {
     console_count: Cell<u32>,
     console_dropped: Cell<u64>,
     bridge: Option<Rc<dyn Bridge>>,
+    natives: RefCell<Option<JsObject>>,
+    locale_installed: Cell<bool>,
 }
 
 impl Platform {
@@ -140,6 +142,8 @@ impl Platform {
             console_count: Cell::new(0),
             console_dropped: Cell::new(0),
             bridge: HOST_BRIDGE.with(|b| b.borrow().clone()),
+            natives: RefCell::new(None),
+            locale_installed: Cell::new(false),
         }
     }
 
@@ -320,11 +324,24 @@ pub fn install(context: &mut Context, id: u64, state: Rc<Platform>) -> JsResult<
     Ok(())
 }
 
-const PRELUDE: &str = include_str!("prelude.js");
+/// Guest-side code of the platform: (source, the globals it defines, needs the bridge).
+const CHUNKS: &[(&str, &[&str], bool)] = &[
+    (
+        include_str!("prelude/text.js"),
+        &["TextEncoder", "TextDecoder"],
+        false,
+    ),
+    (
+        include_str!("prelude/url.js"),
+        &["URL", "URLSearchParams"],
+        true,
+    ),
+    (include_str!("prelude/intl.js"), &["Intl"], true),
+];
+const LOCALE: &str = include_str!("prelude/locale.js");
 
-/// Evaluates the guest-side classes (TextEncoder/Decoder, URL, Intl) with their natives.
-fn install_prelude(context: &mut Context, id: u64) -> JsResult<()> {
-    let state = platform(id)?;
+/// The natives the guest-side code closes over; never reachable from the global object.
+fn natives(context: &mut Context, id: u64, bridged: bool) -> JsObject {
     let mut natives = ObjectInitializer::new(context);
     natives
         .function(
@@ -337,16 +354,176 @@ fn install_prelude(context: &mut Context, id: u64) -> JsResult<()> {
             js_string!("decode"),
             3,
         );
-    if state.bridge.is_some() {
+    if bridged {
         natives.function(native(id, bridge_call), js_string!("bridge"), 2);
     }
-    let natives = natives.build();
-    let init = context.eval(boa_engine::Source::from_bytes(PRELUDE))?;
+    natives.build()
+}
+
+fn run_chunk(source: &str, natives: &JsObject, context: &mut Context) -> JsResult<JsValue> {
+    let init = context.eval(boa_engine::Source::from_bytes(source))?;
     let init = init
         .as_callable()
-        .ok_or_else(|| JsNativeError::typ().with_message("the prelude is not a function"))?;
-    init.call(&JsValue::undefined(), &[natives.into()], context)?;
+        .ok_or_else(|| JsNativeError::typ().with_message("a platform chunk is not a function"))?;
+    init.call(&JsValue::undefined(), &[natives.clone().into()], context)
+}
+
+/// Installs the guest-side classes: the locale overrides now, the rest as globals that
+/// evaluate their code on first use (realm creation stays cheap).
+fn install_prelude(context: &mut Context, id: u64) -> JsResult<()> {
+    let state = platform(id)?;
+    let bridged = state.bridge.is_some();
+    let natives = natives(context, id, bridged);
+    *state.natives.borrow_mut() = Some(natives.clone());
+    if bridged {
+        install_locale_stubs(context, id)?;
+    }
+    for (chunk, (_, names, needs_bridge)) in CHUNKS.iter().enumerate() {
+        if *needs_bridge && !bridged {
+            continue;
+        }
+        for (slot, name) in names.iter().enumerate() {
+            let get = FunctionObjectBuilder::new(
+                context.realm(),
+                NativeFunction::from_copy_closure(move |_, _, ctx| lazy_get(id, chunk, slot, ctx)),
+            )
+            .name(JsString::from(format!("get {name}").as_str()))
+            .build();
+            let set = FunctionObjectBuilder::new(
+                context.realm(),
+                NativeFunction::from_copy_closure(move |_, args, ctx| {
+                    lazy_set(chunk, slot, args.first().cloned().unwrap_or_default(), ctx)
+                }),
+            )
+            .name(JsString::from(format!("set {name}").as_str()))
+            .build();
+            context.global_object().define_property_or_throw(
+                JsString::from(*name),
+                PropertyDescriptor::builder()
+                    .get(get)
+                    .set(set)
+                    .enumerable(false)
+                    .configurable(true),
+                context,
+            )?;
+        }
+    }
     Ok(())
+}
+
+/// The locale-sensitive builtins the locale chunk replaces: (prototype, method).
+const LOCALE_METHODS: &[(u8, &str)] = &[
+    (0, "toLocaleString"),
+    (1, "toLocaleString"),
+    (2, "toLocaleString"),
+    (2, "toLocaleDateString"),
+    (2, "toLocaleTimeString"),
+    (3, "localeCompare"),
+    (3, "toLocaleUpperCase"),
+    (3, "toLocaleLowerCase"),
+];
+
+fn locale_proto(context: &Context, which: u8) -> JsObject {
+    let c = context.intrinsics().constructors();
+    match which {
+        0 => c.number().prototype(),
+        1 => c.bigint().prototype(),
+        2 => c.date().prototype(),
+        _ => c.string().prototype(),
+    }
+}
+
+/// Stubs that install the locale chunk on first call, then forward to what it installed.
+fn install_locale_stubs(context: &mut Context, id: u64) -> JsResult<()> {
+    for (i, (which, name)) in LOCALE_METHODS.iter().enumerate() {
+        let stub = FunctionObjectBuilder::new(
+            context.realm(),
+            NativeFunction::from_copy_closure(move |this, args, ctx| {
+                locale_stub(id, i, this, args, ctx)
+            }),
+        )
+        .name(JsString::from(*name))
+        .length(0)
+        .constructor(false)
+        .build();
+        locale_proto(context, *which).define_property_or_throw(
+            JsString::from(*name),
+            PropertyDescriptor::builder()
+                .value(stub)
+                .writable(true)
+                .enumerable(false)
+                .configurable(true),
+            context,
+        )?;
+    }
+    Ok(())
+}
+
+fn locale_stub(
+    id: u64,
+    i: usize,
+    this: &JsValue,
+    args: &[JsValue],
+    context: &mut Context,
+) -> JsResult<JsValue> {
+    let state = platform(id)?;
+    if !state.locale_installed.replace(true) {
+        let natives =
+            state.natives.borrow().clone().ok_or_else(|| {
+                JsNativeError::typ().with_message("the platform is not installed")
+            })?;
+        run_chunk(LOCALE, &natives, context)?;
+    }
+    let Some((which, name)) = LOCALE_METHODS.get(i) else {
+        return Ok(JsValue::undefined());
+    };
+    let real = locale_proto(context, *which).get(JsString::from(*name), context)?;
+    match real.as_callable() {
+        Some(f) => f.call(this, args, context),
+        None => Err(JsNativeError::typ()
+            .with_message(format!("{name} is not a function"))
+            .into()),
+    }
+}
+
+fn define_plain(context: &mut Context, name: &str, value: JsValue) -> JsResult<()> {
+    define_global(context, name, value)
+}
+
+/// First read of a lazy global: evaluates its chunk, replaces the chunk's accessors with
+/// plain data properties, and returns the value.
+fn lazy_get(id: u64, chunk: usize, slot: usize, context: &mut Context) -> JsResult<JsValue> {
+    let state = platform(id)?;
+    let Some((source, names, _)) = CHUNKS.get(chunk) else {
+        return Ok(JsValue::undefined());
+    };
+    let natives = state
+        .natives
+        .borrow()
+        .clone()
+        .ok_or_else(|| JsNativeError::typ().with_message("the platform is not installed"))?;
+    let exports = run_chunk(source, &natives, context)?;
+    let exports = exports
+        .as_object()
+        .ok_or_else(|| JsNativeError::typ().with_message("a platform chunk returned nothing"))?
+        .clone();
+    let mut wanted = JsValue::undefined();
+    for (i, name) in names.iter().enumerate() {
+        let value = exports.get(JsString::from(*name), context)?;
+        if i == slot {
+            wanted = value.clone();
+        }
+        define_plain(context, name, value)?;
+    }
+    Ok(wanted)
+}
+
+/// Assignment to a lazy global before its first read: the guest's value wins.
+fn lazy_set(chunk: usize, slot: usize, value: JsValue, context: &mut Context) -> JsResult<JsValue> {
+    if let Some(name) = CHUNKS.get(chunk).and_then(|(_, names, _)| names.get(slot)) {
+        define_plain(context, name, value)?;
+    }
+    Ok(JsValue::undefined())
 }
 
 fn bridge_call(id: u64, _: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {
