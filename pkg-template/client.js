@@ -135,7 +135,8 @@ class Slot {
         return;
       }
       this.lastUsed = now();
-      this.calls.set(id, { resolve, reject, timeoutMs, compartment, started: now() });
+      const counted = message.type === 'eval' || message.type === 'set' || message.type === 'call';
+      this.calls.set(id, { resolve, reject, timeoutMs, compartment, counted, started: now() });
       this.queue.push(id);
       if (this.queue.length === 1) this.#armHead();
     }));
@@ -165,7 +166,7 @@ class Slot {
     const at = this.queue.indexOf(id);
     if (at >= 0) this.queue.splice(at, 1);
     if (at === 0) this.#armHead();
-    call.compartment?.record(now() - call.started, this.memory);
+    call.compartment?.record(call.counted ? now() - call.started : null, this.memory);
     return call;
   }
 
@@ -262,9 +263,11 @@ class Slot {
     }
     this.calls.clear();
     this.queue = [];
-    for (const c of this.compartments.values()) c.lost(this, hadPending.has(c) ? null : this.dead);
-    this.compartments.clear();
+    // Leave the pool before anyone hears of it, so a listener's next call gets a new worker.
     this.pool.forget(this);
+    const orphans = [...this.compartments.values()];
+    this.compartments.clear();
+    for (const c of orphans) c.lost(this, hadPending.has(c) ? null : this.dead);
     this.pool.emit('terminated', { principal: this.principal, reason, message: this.dead.message });
   }
 }
@@ -432,9 +435,12 @@ export class Compartment extends EventTarget {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
+  /** Counts a finished host call (`ms` null for internal messages) and the worker's memory. */
   record(ms, memory) {
-    this.#stats.calls++;
-    this.#stats.totalMs += ms;
+    if (ms !== null) {
+      this.#stats.calls++;
+      this.#stats.totalMs += ms;
+    }
     this.#stats.memoryBytes = memory;
   }
 

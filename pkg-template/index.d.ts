@@ -51,6 +51,22 @@ export interface Limits {
   maxCloneDepth?: number;
   maxCloneObjects?: number;
   maxCloneBytes?: number;
+  /** Most live timers. Default 1000. */
+  maxTimers?: number;
+  /** Shortest setInterval period, ms. Default 10. */
+  minIntervalMs?: number;
+  /** Resolution of Date and performance.now(), ms. Default 1. */
+  clockResolutionMs?: number;
+  /** Console messages per second before dropping. Default 100. */
+  consolePerSecond?: number;
+}
+
+/** `console` events: a guest console call. */
+export interface ConsoleDetail {
+  level: 'log' | 'info' | 'warn' | 'error' | 'debug';
+  args: any[];
+  /** Set on the notice that messages were dropped by the rate limit. */
+  dropped?: number;
 }
 
 export interface RealmOptions {
@@ -113,7 +129,10 @@ export interface CompartmentStats {
   respawns: number;
 }
 
-/** A realm in a dedicated worker. Event: 'terminated' (detail: { reason, message }). */
+/**
+ * A realm in a dedicated worker. Events (CustomEvent detail): 'terminated' ({ reason, message }),
+ * 'console' (ConsoleDetail), 'error' and 'unhandledrejection' (SandboxError).
+ */
 export class Compartment extends EventTarget {
   static create(options: CompartmentOptions): Promise<Compartment>;
   readonly principal: string;

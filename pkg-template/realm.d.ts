@@ -1,13 +1,16 @@
 import type { EvalOptions, RealmOptions } from './index.js';
 export { SandboxError } from './index.js';
-export type { EvalOptions, Limits, RealmOptions, SandboxErrorCode } from './index.js';
+export type { ConsoleDetail, EvalOptions, Limits, RealmOptions, SandboxErrorCode } from './index.js';
 
 /** Loads the engine. Pass a compiled WebAssembly.Module (or a URL) to control loading. */
 export function init(moduleOrPath?: WebAssembly.Module | URL | string | Response): Promise<void>;
 export function initSync(module: WebAssembly.Module): void;
 
-/** A synchronous isolated realm. All values cross by structured clone. */
-export class Realm {
+/**
+ * A synchronous isolated realm. All values cross by structured clone. Events (CustomEvent
+ * detail): 'console' (ConsoleDetail), 'error' and 'unhandledrejection' (SandboxError).
+ */
+export class Realm extends EventTarget {
   constructor(options?: RealmOptions);
   eval(source: string, options?: EvalOptions): any;
   set(name: string, value: any): void;

@@ -11,6 +11,7 @@ pub mod error;
 pub mod guards;
 pub mod handler;
 pub mod jobs;
+pub mod modules;
 pub mod options;
 pub mod platform;
 pub mod protocol;

@@ -253,7 +253,7 @@ impl Realm {
     /// `SANDBOX_NOT_CLONEABLE`, `SANDBOX_POLICY_DENIED` (code generation denied),
     /// `SANDBOX_DISPOSED`, `SANDBOX_TERMINATED` (engine panic; the realm is then disposed).
     pub fn eval(&mut self, source: &str, options: &EvalOptions) -> Result<Graph> {
-        done(self.eval_with(source, options, false))
+        settled(self.eval_with(source, options, true), self)
     }
 
     /// Like [`Realm::eval`], but a promise completion value is awaited: the result is its
@@ -328,7 +328,7 @@ impl Realm {
     /// # Errors
     /// As [`Realm::eval`]; a missing or non-callable `name` is a guest `TypeError`.
     pub fn call(&mut self, name: &str, args: &Graph) -> Result<Graph> {
-        done(self.call_with(name, args, false))
+        settled(self.call_with(name, args, true), self)
     }
 
     /// Like [`Realm::call`], awaiting a promise result as [`Realm::eval_outcome`] does.
@@ -493,17 +493,17 @@ impl Realm {
                 callback.call(&JsValue::undefined(), &args, &mut inner.context)?;
                 Ok(JsValue::undefined())
             });
-            if let Err(e) = result {
-                if let Some(inner) = self.inner.as_ref() {
-                    if e.code == ErrorCode::LimitExceeded {
-                        inner.platform.timers.borrow_mut().clear(timer_id);
-                    }
-                    inner
-                        .platform
-                        .reports
-                        .borrow_mut()
-                        .push(Report::Uncaught(e));
+            if let Err(e) = result
+                && let Some(inner) = self.inner.as_ref()
+            {
+                if e.code == ErrorCode::LimitExceeded {
+                    inner.platform.timers.borrow_mut().clear(timer_id);
                 }
+                inner
+                    .platform
+                    .reports
+                    .borrow_mut()
+                    .push(Report::Uncaught(e));
             }
         }
         self.finished()
@@ -632,6 +632,18 @@ impl Drop for Realm {
     fn drop(&mut self) {
         handler::uninstall(self.id);
         platform::uninstall(self.id);
+    }
+}
+
+/// The value of a synchronous entry: a promise completion that settled within the entry
+/// (its jobs are drained) is unwrapped; one still pending cannot be waited for here.
+fn settled(outcome: Result<Outcome>, realm: &mut Realm) -> Result<Graph> {
+    match outcome? {
+        Outcome::Done(g) => Ok(g),
+        Outcome::Pending(token) => {
+            realm.abandon(token);
+            Err(SandboxError::not_cloneable("$", "pending Promise"))
+        }
     }
 }
 

@@ -755,10 +755,10 @@ fn get_random_values(
         .as_object()
         .and_then(|b| boa_engine::object::builtins::JsArrayBuffer::from_object(b.clone()).ok())
         .ok_or_else(|| JsNativeError::typ().with_message("typed array without a buffer"))?;
-    if let Some(mut data) = buffer.data_mut() {
-        if let Some(window) = data.get_mut(offset..offset + len) {
-            window.copy_from_slice(&bytes);
-        }
+    if let Some(mut data) = buffer.data_mut()
+        && let Some(window) = data.get_mut(offset..offset + len)
+    {
+        window.copy_from_slice(&bytes);
     }
     Ok(target)
 }

@@ -49,7 +49,7 @@ pub fn decode_base64(input: &[u16]) -> Option<Vec<u8>> {
             _ => return None,
         }
     }
-    if data.len() % 4 == 0 {
+    if data.len().is_multiple_of(4) {
         if data.ends_with(b"==") {
             data.truncate(data.len() - 2);
         } else if data.ends_with(b"=") {

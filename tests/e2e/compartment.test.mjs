@@ -271,7 +271,8 @@ test('the pool caps workers, evicts the least recently used idle one, and closes
   assert.equal(r.afterIdle, 0, 'idle workers are closed');
   assert.deepEqual(r.events.slice(0, 2), [['a', 'evicted'], ['b', 'evicted']]);
   assert.equal(r.stats.respawns, 1);
-  assert.ok(r.stats.calls >= 3 && r.stats.totalMs > 0 && r.stats.memoryBytes > 0, JSON.stringify(r.stats));
+  // Counted: the host's own eval/set/call requests that reached a worker, not internal ones.
+  assert.ok(r.stats.calls === 2 && r.stats.totalMs > 0 && r.stats.memoryBytes > 0, JSON.stringify(r.stats));
 });
 
 test('the page runs under a CSP without unsafe-eval, and compartments still work', async () => {

@@ -797,12 +797,20 @@ fn guest_throws_carry_name_message_and_location() {
         (Some("value"), Some("42"))
     );
 
-    let e = eval(
-        &mut r,
-        "Promise.reject(new TypeError('late')); (async () => { throw new Error('async') })()",
-    )
-    .expect_err("promise result is not cloneable");
-    assert_eq!(e.code, ErrorCode::NotCloneable);
+    // A promise that settles within the entry is unwrapped; its rejection is a guest throw.
+    let e = eval(&mut r, "(async () => { await null; throw new Error('async') })()")
+        .expect_err("rejected");
+    assert_eq!(
+        (e.code, e.details.guest_message.as_deref()),
+        (ErrorCode::GuestThrew, Some("async"))
+    );
+    assert_eq!(ok(&mut r, "(async () => { await null; return 7 })()").root, Value::Number(7.0));
+    // One still pending cannot be waited for synchronously.
+    let e = eval(&mut r, "new Promise(() => {})").expect_err("pending");
+    assert_eq!(
+        (e.code, e.details.value_type.as_deref()),
+        (ErrorCode::NotCloneable, Some("pending Promise"))
+    );
 }
 
 #[wasm_bindgen_test(unsupported = test)]

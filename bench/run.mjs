@@ -1,0 +1,467 @@
+#!/usr/bin/env node
+// isolated-realm benchmark: one command, one run, every engine.
+//
+//   npm ci --prefix bench      # once: playwright-core and quickjs-emscripten
+//   node bench/run.mjs         # ~3-5 minutes on 2 cores
+//
+// Measures the same workloads (same source text, results checked to agree) in
+//   - isolated-realm: the sync Realm in a dedicated worker, and a Compartment from the page
+//   - quickjs-emscripten (release-sync) in a dedicated worker
+//   - native V8 in a dedicated worker (the same source, imported as a module)
+// in Debian's headless Chromium under the project's strict CSP, and writes
+// bench/results/latest.json and bench/results/latest.md. See bench/README.md.
+import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { gzipSync, brotliCompressSync, constants as zc } from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import os from 'node:os';
+
+const here = resolve(fileURLToPath(new URL('.', import.meta.url)));
+const root = resolve(here, '..');
+const PKG = join(root, 'pkg');
+const CHROMIUM = '/usr/bin/chromium';
+// A workload call that takes longer than this in one engine is stopped and reported "> cap".
+const CAP_MS = Number(process.env.BENCH_CAP_MS) || 30_000;
+const CHROMIUM_ARGS = [
+  '--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage',
+  '--disable-background-networking', '--disable-component-update', '--no-first-run',
+  '--disable-sync',
+];
+
+// --- preflight ------------------------------------------------------------------------------
+
+function die(message) {
+  console.error(`bench: ${message}`);
+  process.exit(1);
+}
+const pkgFiles = ['index.js', 'client.js', 'errors.js', 'realm.js', 'worker.js', 'isolated_realm.js', 'isolated_realm_bg.wasm'];
+const missingPkg = pkgFiles.filter((f) => !existsSync(join(PKG, f)));
+if (missingPkg.length) {
+  die(`the package is not built: ${missingPkg.map((f) => `pkg/${f}`).join(', ')} missing.\n` +
+    '       Build it first from the repository root: ./scripts/build-pkg.sh');
+}
+const deps = ['playwright-core', 'quickjs-emscripten', 'quickjs-emscripten-core', '@jitl/quickjs-wasmfile-release-sync'];
+const missingDeps = deps.filter((d) => !existsSync(join(here, 'node_modules', d, 'package.json')));
+if (missingDeps.length) {
+  die(`bench dependencies are not installed (${missingDeps.join(', ')}).\n` +
+    '       Install them from the repository root: npm ci --prefix bench');
+}
+// What was measured (pkg/ may be rebuilt by others later).
+const WASM_SHA256 = createHash('sha256').update(readFileSync(join(PKG, 'isolated_realm_bg.wasm'))).digest('hex');
+if (!existsSync(CHROMIUM)) die(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium)`);
+
+const { chromium } = await import('playwright-core');
+const { serve } = await import('./server.mjs');
+
+// --- helpers --------------------------------------------------------------------------------
+
+const median = (xs) => {
+  const s = xs.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return null;
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+const t0 = Date.now();
+const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s]`, ...a);
+
+function fmtMs(ms) {
+  if (ms === null || ms === undefined) return '—';
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  if (ms >= 10) return `${ms.toFixed(1)} ms`;
+  if (ms >= 1) return `${ms.toFixed(2)} ms`;
+  return `${ms.toFixed(3)} ms`;
+}
+function fmtRatio(a, b) {
+  if (a == null || b == null || b === 0) return '—';
+  const r = a / b;
+  return r >= 100 ? `${r.toFixed(0)}×` : r >= 10 ? `${r.toFixed(1)}×` : `${r.toFixed(2)}×`;
+}
+const fmtBytes = (n) => `${n.toLocaleString('en-US')} B (${(n / 1e6).toFixed(2)} MB)`;
+
+// --- sizes (node:zlib) ----------------------------------------------------------------------
+
+function sizes() {
+  const gz = (b) => gzipSync(b, { level: 9 }).length;
+  const gz6 = (b) => gzipSync(b).length;
+  const br = (b) => brotliCompressSync(b, { params: { [zc.BROTLI_PARAM_QUALITY]: 11, [zc.BROTLI_PARAM_SIZE_HINT]: b.length } }).length;
+  const wasm = (path) => {
+    const b = readFileSync(path);
+    return { raw: b.length, gzip: gz6(b), gzip9: gz(b), brotli: br(b) };
+  };
+  const mainFiles = ['index.js', 'client.js', 'errors.js'];
+  const js = mainFiles.map((f) => {
+    const b = readFileSync(join(PKG, f));
+    return { file: f, raw: b.length, gzip: gz6(b) };
+  });
+  const all = Buffer.concat(mainFiles.map((f) => readFileSync(join(PKG, f))));
+  return {
+    realmWasm: wasm(join(PKG, 'isolated_realm_bg.wasm')),
+    quickjsWasm: wasm(join(here, 'node_modules', '@jitl', 'quickjs-wasmfile-release-sync', 'dist', 'emscripten-module.wasm')),
+    mainThreadJs: {
+      files: js,
+      raw: js.reduce((a, f) => a + f.raw, 0),
+      gzip: js.reduce((a, f) => a + f.gzip, 0),
+      gzipConcatenated: gz6(all),
+    },
+  };
+}
+
+// --- the run --------------------------------------------------------------------------------
+
+const ENGINES = ['realm', 'compartment', 'quickjs', 'v8'];
+const LABEL = {
+  realm: 'isolated-realm Realm (worker)',
+  compartment: 'isolated-realm Compartment (page)',
+  quickjs: 'quickjs-emscripten (worker)',
+  v8: 'V8 native (worker)',
+};
+const WORKLOADS = [
+  ['fib', 'fib(27)'],
+  ['card', 'card render: 200 fields ×100 to HTML'],
+  ['churn', 'object churn: 200k objects, sort, reduce'],
+  ['json', 'JSON parse + stringify 1 MB ×5'],
+  ['text', 'regex + string ops on 200 KB'],
+];
+
+const server = await serve(0);
+const origin = `http://127.0.0.1:${server.address().port}`;
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+const context = await browser.newContext();
+const pageErrors = [];
+const external = [];
+context.on('request', (r) => { if (!r.url().startsWith(origin)) external.push(r.url()); });
+
+async function openPage(ctx = context) {
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+  await page.goto(`${origin}/?cap=${CAP_MS}`);
+  await page.waitForFunction(() => globalThis.benchReady === true, null, { timeout: 30_000 });
+  return page;
+}
+
+const raw = { sizes: sizes() };
+let mismatches = [];
+
+try {
+  log(`Chromium ${browser.version()}, ${os.cpus().length} CPUs; server ${origin}`);
+
+  // Cold start: per repetition and engine, a fresh tab (a new page in a new browser context:
+  // nothing compiled or cached), then three more workers on that same tab (the compiled
+  // module cached on the page and posted to the worker).
+  raw.coldStart = {};
+  for (const kind of ENGINES) raw.coldStart[kind] = { fresh: [], warm: [], values: [] };
+  for (let rep = 0; rep < 3; rep++) {
+    for (const kind of ENGINES) {
+      const ctx = await browser.newContext();
+      ctx.on('request', (r) => { if (!r.url().startsWith(origin)) external.push(r.url()); });
+      const page = await openPage(ctx);
+      if (rep === 0 && kind === 'realm') raw.pageEval = await page.evaluate(() => bench.pageEval);
+      const fresh = await page.evaluate((k) => bench.coldStart(k, false), kind);
+      raw.coldStart[kind].fresh.push(fresh.ms);
+      raw.coldStart[kind].values.push(fresh.value);
+      for (let i = 0; i < 3; i++) {
+        const warm = await page.evaluate((k) => bench.coldStart(k, true), kind);
+        raw.coldStart[kind].warm.push(warm.ms);
+        raw.coldStart[kind].values.push(warm.value);
+      }
+      await ctx.close();
+    }
+    log(`cold start, round ${rep + 1}/3: ${ENGINES.map((k) => `${k} ${fmtMs(raw.coldStart[k].fresh[rep])}`).join(', ')}`);
+  }
+
+  const page = await openPage();
+  raw.init = await page.evaluate(() => bench.setupEngines());
+  log('engines ready:', JSON.stringify(raw.init));
+
+  raw.newRealm = await page.evaluate(() => bench.newRealm(10, 20, false));
+  log(`new realm: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealm[k].samples))}`).join(', ')}`);
+  raw.newRealmEval = await page.evaluate(() => bench.newRealm(10, 20, true));
+  log(`new realm + first eval: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealmEval[k].samples))}`).join(', ')}`);
+
+  raw.workloads = {};
+  for (const [name] of WORKLOADS) {
+    raw.workloads[name] = await page.evaluate((n) => bench.workload(n), name);
+    log(`${name}: ${ENGINES.map((k) => `${k} ${raw.workloads[name][k].capped ? '> cap' : fmtMs(median(raw.workloads[name][k].samples))}`).join(', ')}`);
+  }
+
+  raw.calls = await page.evaluate(() => bench.smallCalls(10_000, 3));
+  log(`10k calls: ${ENGINES.map((k) => `${k} ${fmtMs(median(raw.calls[k].samples))}`).join(', ')}`);
+
+  raw.boundary = {};
+  for (const bytes of [1_000, 100_000]) {
+    raw.boundary[bytes] = await page.evaluate((b) => bench.boundary(b, 200, 3), bytes);
+    log(`boundary ${bytes / 1000} KB ×200: ${Object.keys(raw.boundary[bytes]).map((k) => `${k} ${fmtMs(median(raw.boundary[bytes][k].samples))}`).join(', ')}`);
+  }
+
+  raw.softStop = {};
+  for (const kind of ['realm', 'compartment', 'quickjs']) {
+    raw.softStop[kind] = [];
+    for (let i = 0; i < 5; i++) raw.softStop[kind].push(await page.evaluate((k) => bench.softStop(k, 100), kind));
+  }
+  log(`soft stop (100 ms): ${Object.keys(raw.softStop).map((k) => `${k} ${fmtMs(median(raw.softStop[k].map((x) => x.ms)))}`).join(', ')}`);
+
+  raw.hardKill = {};
+  for (const kind of ['compartment', 'quickjs', 'v8']) {
+    raw.hardKill[kind] = [];
+    for (let i = 0; i < 3; i++) raw.hardKill[kind].push(await page.evaluate((k) => bench.hardKill(k, 100), kind));
+  }
+  log(`hard kill (100 ms): ${Object.keys(raw.hardKill).map((k) => `${k} ${fmtMs(median(raw.hardKill[k].map((x) => x.stopMs)))} + ${fmtMs(median(raw.hardKill[k].map((x) => x.nextMs)))}`).join(', ')}`);
+
+  await page.evaluate(() => bench.disposeAll());
+  await page.bringToFront();
+  raw.frameGap = { idle: [], loop: [], regex: [] };
+  for (let i = 0; i < 3; i++) {
+    for (const what of ['idle', 'loop', 'regex']) raw.frameGap[what].push(await page.evaluate((w) => bench.frameGap(w), what));
+  }
+  log(`frame gap: ${Object.keys(raw.frameGap).map((k) => `${k} ${fmtMs(median(raw.frameGap[k].map((x) => x.maxGapMs)))}`).join(', ')}`);
+  await page.close();
+} catch (e) {
+  raw.fatal = String(e && e.stack || e);
+  console.error('bench: the run failed:', e);
+}
+
+const chromiumVersion = browser.version();
+await browser.close();
+await new Promise((ok) => server.close(ok));
+
+// --- analysis -------------------------------------------------------------------------------
+
+function agree(label, valuesByEngine) {
+  // valuesByEngine: { engine: [values...] }; every value of every engine must be equal.
+  const flat = [];
+  for (const [k, vs] of Object.entries(valuesByEngine)) for (const v of vs) flat.push([k, JSON.stringify(v)]);
+  if (!flat.length) return 'no results';
+  const distinct = [...new Set(flat.map(([, v]) => v))];
+  if (distinct.length === 1) return 'yes';
+  const byValue = distinct.map((v) => `${v} from ${[...new Set(flat.filter(([, x]) => x === v).map(([k]) => k))].join('+')}`);
+  mismatches.push(`${label}: ${byValue.join(' / ')}`);
+  return 'MISMATCH';
+}
+
+const rows = [];
+const targets = [];
+const R = raw;
+function row(what, m, agreeText, note) {
+  rows.push({ what, ...m, agree: agreeText, note });
+}
+
+if (!R.fatal) {
+  const cs = R.coldStart;
+  const expect42 = (vs) => Object.fromEntries(Object.entries(vs).map(([k, v]) => [k, v]));
+  const coldAgree = agree('cold start', { expected: [42], ...expect42(Object.fromEntries(ENGINES.map((k) => [k, cs[k].values]))) });
+  row('cold start, fresh tab: new Worker → first eval', Object.fromEntries(ENGINES.map((k) => [k, median(cs[k].fresh)])), coldAgree, 'median of 3 tabs');
+  row('cold start, warm tab: 2nd worker, module compiled', Object.fromEntries(ENGINES.map((k) => [k, median(cs[k].warm)])), coldAgree, 'median of 9');
+  row('new realm in a warm module', {
+    realm: median(R.newRealm.realm.samples), compartment: median(R.newRealm.compartment.samples),
+    quickjs: median(R.newRealm.quickjs.samples), v8: null,
+  }, '—', 'Realm: new Realm(); Compartment: Compartment.create on a live worker (round trip); QuickJS: newContext() (own runtime); median of 10 batches of 20');
+  row('new realm + its first eval(\'40 + 2\')', {
+    realm: median(R.newRealmEval.realm.samples), compartment: median(R.newRealmEval.compartment.samples),
+    quickjs: median(R.newRealmEval.quickjs.samples), v8: null,
+  }, '—', 'as above, plus one eval each');
+
+  for (const [name, label] of WORKLOADS) {
+    const w = R.workloads[name];
+    const vals = {};
+    const setups = {};
+    for (const k of ENGINES) {
+      vals[k] = w[k].values;
+      if (w[k].setup !== null && w[k].setup !== undefined) setups[k] = [w[k].setup];
+      if (w[k].error && !w[k].capped) mismatches.push(`${name} in ${k} failed: ${w[k].error}`);
+    }
+    let a = agree(label, vals);
+    if (Object.keys(setups).length) {
+      const s = agree(`${label} (setup)`, setups);
+      if (s !== 'yes') a = s;
+    }
+    const m = {};
+    for (const k of ENGINES) m[k] = w[k].capped ? 'cap' : median(w[k].samples);
+    const notes = ENGINES.filter((k) => w[k].note).map((k) => `${k}: ${w[k].note}`);
+    row(label, m, a, [`n=${ENGINES.map((k) => w[k].samples.length).join('/')}`, ...notes].join('; '));
+  }
+
+  for (const bytes of [1000, 100000]) {
+    const b = R.boundary[bytes];
+    const vals = {};
+    for (const k of Object.keys(b)) {
+      vals[k] = b[k].values;
+      if (b[k].error) mismatches.push(`boundary ${bytes} in ${k}: ${b[k].error}`);
+    }
+    const a = agree(`boundary ${bytes / 1000} KB`, vals);
+    row(`boundary ${bytes / 1000} KB model in + out ×200`, Object.fromEntries(ENGINES.map((k) => [k, median(b[k].samples)])), a,
+      'Realm/Compartment: call(\'identity\', model); QuickJS: JSON in, dump out; V8: structuredClone in + out');
+  }
+
+  const expectSum = 10_000 * 9_999 / 2 + 10_000;
+  const ca = agree('10k small calls', { expected: [expectSum], ...Object.fromEntries(ENGINES.map((k) => [k, R.calls[k].values])) });
+  for (const k of ENGINES) if (R.calls[k].error) mismatches.push(`10k calls in ${k}: ${R.calls[k].error}`);
+  row("10k small calls: call('add', i, 1)", Object.fromEntries(ENGINES.map((k) => [k, median(R.calls[k].samples)])), ca, 'V8: add(i, 1) by name');
+
+  const ss = R.softStop;
+  const softOk = Object.values(ss).every((xs) => xs.every((x) => x.error));
+  if (!softOk) mismatches.push(`soft stop: a runaway was not stopped: ${JSON.stringify(ss)}`);
+  row('soft stop: while(true){}, timeoutMs 100, call → rejection', {
+    realm: median(ss.realm.map((x) => x.ms)), compartment: median(ss.compartment.map((x) => x.ms)),
+    quickjs: median(ss.quickjs.map((x) => x.ms)), v8: null,
+  }, softOk ? 'stopped' : 'NOT STOPPED', 'median of 5; QuickJS: interrupt handler deadline; V8 has no soft stop');
+
+  const hk = R.hardKill;
+  const hardOk = Object.values(hk).every((xs) => xs.every((x) => x.value === 42));
+  if (!hardOk) mismatches.push(`hard kill: the next call did not answer 42: ${JSON.stringify(hk)}`);
+  row('hard kill: /^(a+)+$/ regex, timeoutMs 100, call → rejection', {
+    realm: null, compartment: median(hk.compartment.map((x) => x.stopMs)),
+    quickjs: median(hk.quickjs.map((x) => x.stopMs)), v8: median(hk.v8.map((x) => x.stopMs)),
+  }, hardOk ? 'stopped' : 'FAILED', 'Compartment: its watchdog (grace 100 ms); QuickJS/V8: page kills the worker at 100 + 100 ms unless the engine stops itself');
+  row('hard kill: rejection → next call\'s answer (respawn)', {
+    realm: null, compartment: median(hk.compartment.map((x) => x.nextMs)),
+    quickjs: median(hk.quickjs.map((x) => x.nextMs)), v8: median(hk.v8.map((x) => x.nextMs)),
+  }, hardOk ? '42' : 'FAILED', 'median of 3');
+
+  const fg = R.frameGap;
+  for (const [what, label] of [['idle', 'largest frame gap, idle page (baseline)'], ['loop', 'largest frame gap, Compartment runaway while(true) 1 s'], ['regex', 'largest frame gap, Compartment runaway regex + kill + respawn']]) {
+    row(label, { realm: null, compartment: median(fg[what].map((x) => x.maxGapMs)), quickjs: null, v8: null }, '—',
+      `median of 3 (max ${fmtMs(Math.max(...fg[what].map((x) => x.maxGapMs)))}); ${median(fg[what].map((x) => x.frames))} frames in ${fmtMs(median(fg[what].map((x) => x.ms)))}`);
+  }
+
+  // --- targets
+  const interp = WORKLOADS.map(([name, label]) => {
+    const w = R.workloads[name];
+    const ir = w.realm.capped ? Infinity : median(w.realm.samples);
+    const q = w.quickjs.capped ? Infinity : median(w.quickjs.samples);
+    return { name, label, ratio: ir / q };
+  });
+  const gm = geomean(interp.map((x) => x.ratio));
+  const worst = interp.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+  const target = (what, measured, pass, how) => targets.push({ what, measured, pass, how });
+  target('interpreter workloads: geometric mean ≤ 1.0× quickjs-emscripten', `${gm.toFixed(2)}× (Realm in worker ÷ QuickJS in worker)`, gm <= 1.0,
+    `geomean over ${interp.map((x) => `${x.name} ${x.ratio.toFixed(2)}×`).join(', ')}`);
+  target('interpreter workloads: none worse than 3× quickjs-emscripten', `worst ${worst.ratio.toFixed(2)}× (${worst.name}); ${interp.filter((x) => x.ratio > 3).length} of ${interp.length} over 3×`, worst.ratio <= 3, '');
+  const cgm = geomean(WORKLOADS.map(([name]) => median(R.workloads[name].compartment.samples) / median(R.workloads[name].quickjs.samples)));
+  target('(same, through a Compartment from the page)', `${cgm.toFixed(2)}× geomean`, cgm <= 1.0, 'for information: includes the round trip');
+  const b100 = R.boundary[100000];
+  const bRealm = median(b100.realm.samples);
+  const bSC = median(b100['realm-worker:structuredClone'].samples);
+  target('boundary, 100 KB in + out ≤ 1.0× V8 structuredClone', `${(bRealm / bSC).toFixed(2)}× (${fmtMs(bRealm)} vs ${fmtMs(bSC)} for 200)`, bRealm <= bSC,
+    'realm.call(\'identity\', m) vs structuredClone(identity(structuredClone(m))), both in the sync Realm\'s worker');
+  const bComp = median(b100.compartment.samples);
+  target('(same, through a Compartment from the page)', `${(bComp / bSC).toFixed(2)}× (${fmtMs(bComp)} for 200)`, bComp <= bSC, 'for information: two structured clones plus ours per crossing');
+  const csF = median(cs.compartment.fresh) / median(cs.quickjs.fresh);
+  target('cold start ≤ 1.0× quickjs-emscripten, fresh tab', `${csF.toFixed(2)}× (Compartment ${fmtMs(median(cs.compartment.fresh))} vs ${fmtMs(median(cs.quickjs.fresh))}; Realm worker ${fmtMs(median(cs.realm.fresh))})`, csF <= 1.0,
+    'new Worker (in Compartment.create) → first eval result');
+  const csW = median(cs.compartment.warm) / median(cs.quickjs.warm);
+  target('cold start ≤ 1.0× quickjs-emscripten, warm tab', `${csW.toFixed(2)}× (Compartment ${fmtMs(median(cs.compartment.warm))} vs ${fmtMs(median(cs.quickjs.warm))}; Realm worker ${fmtMs(median(cs.realm.warm))})`, csW <= 1.0,
+    'second worker on the same page, compiled module posted to it');
+  const nr = median(R.newRealm.realm.samples);
+  target('new realm in a warm module ≤ 0.5 ms', fmtMs(nr), nr <= 0.5, `new Realm() in the worker (Compartment.create round trip: ${fmtMs(median(R.newRealm.compartment.samples))})`);
+  const softC = median(ss.compartment.map((x) => x.ms));
+  const softR = median(ss.realm.map((x) => x.ms));
+  target('soft stop within deadline + 10 ms (≤ 110 ms), Compartment', fmtMs(softC), softC <= 110, 'while(true){}, timeoutMs 100, from the call on the page to the rejection');
+  target('soft stop within deadline + 10 ms (≤ 110 ms), Realm in worker', fmtMs(softR), softR <= 110, 'realm.eval in the worker');
+  const hkStop = median(hk.compartment.map((x) => x.stopMs));
+  const hkNext = median(hk.compartment.map((x) => x.nextMs));
+  const hkTotal = median(hk.compartment.map((x) => x.stopMs - 100 + x.nextMs));
+  target('hard kill plus respawn ≤ 150 ms', `${fmtMs(hkTotal)} past the deadline (call → rejection ${fmtMs(hkStop)}, then ${fmtMs(hkNext)} to the next answer)`, hkTotal <= 150,
+    'regex via Compartment, timeoutMs 100, default graceMs 100; measured from the deadline (call + 100 ms) to the next call\'s answer');
+  const gapLoop = median(fg.loop.map((x) => x.maxGapMs));
+  const gapRegex = median(fg.regex.map((x) => x.maxGapMs));
+  const gap = Math.max(gapLoop, gapRegex);
+  target('largest frame gap during a runaway ≤ 16 ms', `${fmtMs(gap)} (loop ${fmtMs(gapLoop)}, regex + kill ${fmtMs(gapRegex)}; idle page ${fmtMs(median(fg.idle.map((x) => x.maxGapMs)))})`, gap <= 16,
+    'largest interval between requestAnimationFrame callbacks on the page');
+  const s = R.sizes;
+  target('wasm ≤ 1.5 MB gzipped', `${fmtBytes(s.realmWasm.gzip)} (gzip -6; -9: ${s.realmWasm.gzip9.toLocaleString('en-US')} B)`, s.realmWasm.gzip <= 1_500_000,
+    `1.5 MB = 1,500,000 bytes; raw ${fmtBytes(s.realmWasm.raw)}, brotli ${fmtBytes(s.realmWasm.brotli)}`);
+  target('main-thread JS ≤ 10 KB gzipped', `${s.mainThreadJs.gzip.toLocaleString('en-US')} B`, s.mainThreadJs.gzip <= 10_000,
+    `index.js + client.js + errors.js, each gzipped (-6), summed; raw ${s.mainThreadJs.raw.toLocaleString('en-US')} B`);
+} else {
+  mismatches.push(`the run did not finish: ${R.fatal.split('\n')[0]}`);
+}
+if (pageErrors.length) mismatches.push(`page errors: ${[...new Set(pageErrors)].slice(0, 5).join(' | ')}`);
+if (external.length) mismatches.push(`requests left the origin: ${external.slice(0, 5).join(', ')}`);
+
+// --- output ---------------------------------------------------------------------------------
+
+const cpus = os.cpus();
+let commit = null;
+try {
+  commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  const dirty = execFileSync('git', ['-C', root, 'status', '--porcelain', '--', 'src', 'pkg-template', 'Cargo.toml', 'Cargo.lock'], { encoding: 'utf8' }).trim();
+  if (dirty) commit += ' (src/pkg-template modified)';
+} catch { /* not a git checkout */ }
+const readVersion = (p) => JSON.parse(readFileSync(join(here, 'node_modules', p, 'package.json'), 'utf8')).version;
+const machine = {
+  date: new Date().toISOString(),
+  cpuCount: cpus.length,
+  cpuModel: cpus[0]?.model,
+  memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+  platform: `${os.type()} ${os.release()} ${os.arch()}`,
+  node: process.version,
+  chromium: chromiumVersion,
+  chromiumFlags: CHROMIUM_ARGS,
+  quickjsEmscripten: readVersion('quickjs-emscripten'),
+  playwrightCore: readVersion('playwright-core'),
+  commit,
+  capMs: CAP_MS,
+  wasmSha256: WASM_SHA256,
+  pageCsp: raw.pageEval === 'EvalError' ? 'in force (eval refused on the page)' : `NOT in force? eval: ${raw.pageEval}`,
+  durationS: +((Date.now() - t0) / 1000).toFixed(1),
+};
+
+const cell = (v) => (v === 'cap' ? `> cap (${fmtMs(CAP_MS)})` : fmtMs(v));
+const ratio = (a, b) => (a === 'cap' || b === 'cap' ? '—' : fmtRatio(a, b));
+const md = [];
+md.push('# isolated-realm benchmark');
+md.push('');
+md.push(`${machine.date} · ${machine.cpuCount} × ${machine.cpuModel} · ${machine.memoryGiB} GiB · Chromium ${machine.chromium} (headless) · Node ${machine.node} · quickjs-emscripten ${machine.quickjsEmscripten} (release-sync) · commit ${machine.commit ?? 'unknown'}, wasm sha256 ${machine.wasmSha256.slice(0, 12)} · run took ${machine.durationS} s · page CSP ${machine.pageCsp}`);
+md.push('');
+md.push('Medians, one run of `node bench/run.mjs`. Ratios are isolated-realm ÷ baseline (lower is better; 1.00× = as fast). "agree" checks that every engine returned the same result.');
+md.push('');
+md.push('| workload | Realm (worker) | Compartment (page) | QuickJS (worker) | V8 (worker) | Realm ÷ V8 | Realm ÷ QuickJS | Comp. ÷ V8 | Comp. ÷ QuickJS | agree | notes |');
+md.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+for (const r of rows) {
+  md.push(`| ${r.what} | ${cell(r.realm)} | ${cell(r.compartment)} | ${cell(r.quickjs)} | ${cell(r.v8)} | ${ratio(r.realm, r.v8)} | ${ratio(r.realm, r.quickjs)} | ${ratio(r.compartment, r.v8)} | ${ratio(r.compartment, r.quickjs)} | ${r.agree} | ${r.note ?? ''} |`);
+}
+if (!R.fatal) {
+  md.push('');
+  md.push('Boundary baselines, in the same worker as the sync Realm (200 × in + out):');
+  md.push('');
+  md.push('| model | realm.call(\'identity\', m) | structuredClone in + out | JSON round trip in + out | Realm ÷ structuredClone | Realm ÷ JSON |');
+  md.push('|---|---:|---:|---:|---:|---:|');
+  for (const bytes of [1000, 100000]) {
+    const b = R.boundary[bytes];
+    const [x, sc, js] = [median(b.realm.samples), median(b['realm-worker:structuredClone'].samples), median(b['realm-worker:json'].samples)];
+    md.push(`| ${bytes / 1000} KB (${b.realm.values.length ? R.boundary[bytes].realm.values[0].split('#')[0] : '?'} B JSON) | ${fmtMs(x)} | ${fmtMs(sc)} | ${fmtMs(js)} | ${fmtRatio(x, sc)} | ${fmtRatio(x, js)} |`);
+  }
+  const s = R.sizes;
+  md.push('');
+  md.push('Sizes (node:zlib; gzip level 6 unless noted, brotli quality 11):');
+  md.push('');
+  md.push('| what | raw | gzip | gzip -9 | brotli |');
+  md.push('|---|---:|---:|---:|---:|');
+  md.push(`| isolated-realm wasm | ${s.realmWasm.raw.toLocaleString('en-US')} | ${s.realmWasm.gzip.toLocaleString('en-US')} | ${s.realmWasm.gzip9.toLocaleString('en-US')} | ${s.realmWasm.brotli.toLocaleString('en-US')} |`);
+  md.push(`| quickjs-emscripten release-sync wasm | ${s.quickjsWasm.raw.toLocaleString('en-US')} | ${s.quickjsWasm.gzip.toLocaleString('en-US')} | ${s.quickjsWasm.gzip9.toLocaleString('en-US')} | ${s.quickjsWasm.brotli.toLocaleString('en-US')} |`);
+  md.push(`| main-thread JS (${s.mainThreadJs.files.map((f) => f.file).join(' + ')}) | ${s.mainThreadJs.raw.toLocaleString('en-US')} | ${s.mainThreadJs.gzip.toLocaleString('en-US')} (summed; ${s.mainThreadJs.gzipConcatenated.toLocaleString('en-US')} as one file) | | |`);
+}
+md.push('');
+md.push('## Targets');
+md.push('');
+md.push('| target | measured | result | how |');
+md.push('|---|---|---|---|');
+for (const t of targets) md.push(`| ${t.what} | ${t.measured} | ${t.pass ? 'PASS' : '**FAIL**'} | ${t.how} |`);
+md.push('');
+md.push(`Results agree across engines: ${mismatches.length ? '**NO**' : 'yes'}`);
+for (const m of mismatches) md.push(`- ${m}`);
+md.push('');
+const markdown = md.join('\n');
+
+mkdirSync(join(here, 'results'), { recursive: true });
+writeFileSync(join(here, 'results', 'latest.md'), markdown);
+writeFileSync(join(here, 'results', 'latest.json'), JSON.stringify({ machine, rows, targets, mismatches, raw }, null, 2) + '\n');
+console.log('');
+console.log(markdown);
+console.log(`wrote ${join('bench', 'results', 'latest.json')} and ${join('bench', 'results', 'latest.md')}`);
+process.exitCode = mismatches.length ? 2 : 0;

@@ -1,0 +1,101 @@
+// The benchmark's own static server, on 127.0.0.1 only, with the same strict CSP as
+// scripts/serve.mjs (no 'unsafe-eval'; only 'wasm-unsafe-eval'). Mounts:
+//   /pkg/  the repository's built package (pkg/)
+//   /nm/   bench/node_modules (quickjs-emscripten), with bare import specifiers rewritten to
+//          /nm/ URLs (module workers cannot use import maps)
+//   /workloads.mjs  bench/www/workloads.src.js verbatim plus an export list (native V8 baseline)
+//   /      bench/www/
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = resolve(fileURLToPath(new URL('.', import.meta.url)));
+const root = resolve(here, '..');
+const NM = join(here, 'node_modules');
+const mounts = [['/pkg/', join(root, 'pkg')], ['/nm/', NM], ['/', join(here, 'www')]];
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm', '.json': 'application/json',
+};
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; worker-src 'self'";
+
+/** The workload source, and the same text as a module exporting its top-level functions. */
+export function workloadSource() {
+  return readFileSync(join(here, 'www', 'workloads.src.js'), 'utf8');
+}
+export function workloadModule() {
+  const src = workloadSource();
+  const names = [...src.matchAll(/^function (\w+)/gm)].map((m) => m[1]);
+  return `${src}\nexport { ${names.join(', ')}, STATE, WORDS };\n`;
+}
+
+// Resolves a bare specifier ('pkg', '@scope/pkg/sub') to a /nm/ URL via package.json exports.
+function pick(target) {
+  if (typeof target === 'string') return target;
+  if (target && typeof target === 'object') {
+    for (const cond of ['browser', 'import', 'default']) {
+      if (cond in target) {
+        const hit = pick(target[cond]);
+        if (hit) return hit;
+      }
+    }
+  }
+  return null;
+}
+function resolveBare(spec) {
+  const parts = spec.split('/');
+  const name = spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  const sub = '.' + spec.slice(name.length);
+  const manifest = JSON.parse(readFileSync(join(NM, name, 'package.json'), 'utf8'));
+  let target = null;
+  if (manifest.exports) {
+    const entry = typeof manifest.exports === 'string' || sub !== '.' || !('.' in manifest.exports)
+      ? (sub === '.' && typeof manifest.exports === 'string' ? manifest.exports : manifest.exports[sub])
+      : manifest.exports['.'];
+    target = pick(entry);
+  }
+  if (!target && sub === '.') target = manifest.browser || manifest.module || manifest.main;
+  if (!target) throw new Error(`cannot resolve ${spec}`);
+  return `/nm/${name}/${target.replace(/^\.\//, '')}`;
+}
+function rewriteImports(code) {
+  const bare = (s) => !s.startsWith('.') && !s.startsWith('/') && !s.includes(':');
+  return code
+    .replace(/(\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)(["'])([^"'\n]+)\2/g, (all, lead, q, spec) =>
+      bare(spec) ? `${lead}${q}${resolveBare(spec)}${q}` : all);
+}
+
+export function serve(port = 0) {
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://127.0.0.1');
+    const headers = { 'content-security-policy': CSP, 'cache-control': 'no-store' };
+    if (url.pathname === '/workloads.mjs') {
+      res.writeHead(200, { ...headers, 'content-type': types['.js'] }).end(workloadModule());
+      return;
+    }
+    const [prefix, dir] = mounts.find(([p]) => url.pathname.startsWith(p));
+    let rel = decodeURIComponent(url.pathname.slice(prefix.length));
+    if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+    const file = normalize(join(dir, rel));
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    try {
+      if (!(await stat(file)).isFile()) throw new Error('not a file');
+      let body = await readFile(file);
+      const ext = extname(file);
+      if (prefix === '/nm/' && (ext === '.mjs' || ext === '.js')) body = rewriteImports(body.toString('utf8'));
+      res.writeHead(200, { ...headers, 'content-type': types[ext] || 'application/octet-stream' });
+      res.end(body);
+    } catch (e) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  return new Promise((ok) => server.listen(port, '127.0.0.1', () => ok(server)));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const server = await serve(Number(process.env.PORT || 8090));
+  console.log(`bench server: http://127.0.0.1:${server.address().port}/`);
+}

@@ -1,0 +1,431 @@
+// The page side of the benchmark. run.mjs drives it through page.evaluate(); every method
+// of `globalThis.bench` returns plain data. Engines:
+//   realm       isolated-realm's sync Realm in a dedicated worker (worker-realm.js)
+//   compartment isolated-realm's Compartment, called from this (main) thread
+//   quickjs     quickjs-emscripten release-sync in a dedicated worker (worker-quickjs.js)
+//   v8          the same workloads as a native module in a dedicated worker (worker-v8.js)
+import { Compartment } from '/pkg/index.js';
+import * as W from '/workloads.mjs';
+
+// Proof that the CSP is in force on this page: string compilation is refused.
+let pageEval;
+try {
+  (0, eval)('1');
+  pageEval = 'allowed';
+} catch (e) {
+  pageEval = e.name;
+}
+
+const now = () => performance.now();
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+const CAP_MS = Number(new URLSearchParams(location.search).get('cap')) || 30_000;
+const WATCHDOG_MS = CAP_MS + 5_000;
+const LIMITS = { timeoutMs: CAP_MS, instructions: Number.MAX_SAFE_INTEGER };
+const SRC = await (await fetch('/workloads.src.js')).text();
+const WASM = {
+  realm: '/pkg/isolated_realm_bg.wasm',
+  quickjs: '/nm/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm',
+};
+const compiled = {};
+const compiledModule = (kind) => (compiled[kind] ??= WebAssembly.compileStreaming(fetch(WASM[kind])));
+
+/** A dedicated worker running one engine, with a page-side watchdog per request. */
+class WorkerEngine {
+  constructor(kind) {
+    this.kind = kind;
+    this.worker = null;
+  }
+
+  spawn() {
+    this.pending = new Map();
+    this.nextId = 1;
+    this.worker = new Worker(`/worker-${this.kind}.js`, { type: 'module', name: `bench-${this.kind}` });
+    this.worker.onmessage = (e) => {
+      const { id, ok, value, error } = e.data;
+      const p = this.pending.get(id);
+      if (!p) return;
+      this.pending.delete(id);
+      clearTimeout(p.timer);
+      if (ok) p.resolve(value);
+      else p.reject(Object.assign(new Error(error.message), error));
+    };
+    this.worker.onerror = (e) => {
+      e.preventDefault();
+      this.#failAll(new Error(`worker ${this.kind} failed: ${e.message}`));
+    };
+  }
+
+  #failAll(error) {
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(error);
+    }
+    this.pending.clear();
+  }
+
+  request(op, args = {}, watchdogMs = WATCHDOG_MS) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.kill();
+        reject(Object.assign(new Error(`${this.kind}: no answer in ${watchdogMs} ms, worker killed`), { capped: true, killed: true }));
+      }, watchdogMs);
+      this.pending.set(id, { resolve, reject, timer });
+      this.worker.postMessage({ id, op, ...args });
+    });
+  }
+
+  kill() {
+    if (!this.worker) return;
+    this.worker.terminate();
+    this.worker = null;
+    this.#failAll(Object.assign(new Error(`${this.kind}: worker killed`), { killed: true }));
+  }
+
+  async module() {
+    return this.kind === 'v8' ? undefined : compiledModule(this.kind);
+  }
+
+  // --- the uniform engine interface -----------------------------------------------------
+  async init() {
+    this.spawn();
+    return this.request('init', { module: await this.module(), src: SRC, capMs: CAP_MS });
+  }
+  setup(name) { return this.request('setup', { name }); }
+  async run(name) {
+    try {
+      return await this.request('run', { name });
+    } catch (e) {
+      if (!e.capped) throw e;
+      await this.init(); // the watchdog killed it: a fresh worker for what follows
+      return { ms: WATCHDOG_MS, capped: true, error: e.message };
+    }
+  }
+  calls(n) { return this.request('calls', { n }); }
+  boundary(bytes, n, via) { return this.request('boundary', { bytes, n, via }); }
+  newRealm(batches, per, withEval) { return this.request('newRealm', { batches, per, withEval }); }
+  dispose() { this.kill(); }
+}
+
+/** A Compartment driven from this thread: every call is a round trip to its worker. */
+class CompartmentEngine {
+  constructor() {
+    this.kind = 'compartment';
+    this.c = null;
+  }
+  async init() {
+    this.c = await Compartment.create({ principal: 'bench', limits: LIMITS });
+    await this.c.eval(SRC, { filename: 'workloads.js' });
+    return this.c.call('add', 40, 2);
+  }
+  setup(name) {
+    this.lastSetup = name;
+    return this.c.call(`setup_${name}`);
+  }
+  async run(name) {
+    const t = now();
+    try {
+      const value = await this.c.call(`run_${name}`);
+      return { ms: now() - t, value };
+    } catch (e) {
+      const ms = now() - t;
+      if (e.code === 'SANDBOX_LIMIT_EXCEEDED' && e.limit === 'timeoutMs') return { ms, capped: true, error: e.message };
+      if (e.code === 'SANDBOX_TERMINATED') {
+        await this.c.dispose();
+        await this.init();
+        return { ms, capped: true, error: e.message };
+      }
+      throw e;
+    }
+  }
+  async calls(n) {
+    let sum = 0;
+    const t = now();
+    for (let i = 0; i < n; i++) sum += await this.c.call('add', i, 1);
+    return { ms: now() - t, value: sum };
+  }
+  async boundary(bytes, n) {
+    const model = W.makeModel(bytes, 5);
+    let out;
+    const t = now();
+    for (let i = 0; i < n; i++) out = await this.c.call('identity', model);
+    const ms = now() - t;
+    const json = JSON.stringify(out);
+    return { ms, value: W.digest(json), bytes: JSON.stringify(model).length, same: json === JSON.stringify(model) };
+  }
+  // A new realm in a warm worker: Compartment.create for a principal whose worker is running.
+  async newRealm(batches, per, withEval) {
+    const samples = [];
+    for (let b = 0; b < batches; b++) {
+      const cs = [];
+      const t = now();
+      for (let i = 0; i < per; i++) {
+        const c = await Compartment.create({ principal: 'bench', limits: LIMITS });
+        if (withEval) await c.eval('40 + 2');
+        cs.push(c);
+      }
+      samples.push((now() - t) / per);
+      for (const c of cs) await c.dispose();
+    }
+    return samples;
+  }
+  dispose() { return this.c?.dispose(); }
+}
+
+const ENGINES = ['realm', 'compartment', 'quickjs', 'v8'];
+let engines = null;
+
+async function setupEngines() {
+  engines = {};
+  const answers = {};
+  for (const kind of ENGINES) {
+    engines[kind] = kind === 'compartment' ? new CompartmentEngine() : new WorkerEngine(kind);
+    answers[kind] = await engines[kind].init();
+  }
+  return answers;
+}
+
+// One workload in every engine, one engine at a time: setup (untimed), a warm-up run, then
+// timed runs (5 when a run is under 200 ms, 3 otherwise, none more when the warm-up took
+// over 10 s: then the warm-up is the only sample).
+async function workload(name) {
+  const out = {};
+  for (const kind of ENGINES) {
+    const e = engines[kind];
+    const r = { samples: [], values: [], setup: null, capped: false, error: null };
+    out[kind] = r;
+    try {
+      if (typeof W[`setup_${name}`] === 'function') r.setup = await e.setup(name);
+      const warm = await e.run(name);
+      r.warmupMs = warm.ms;
+      if (warm.capped) {
+        r.capped = true;
+        r.error = warm.error;
+        continue;
+      }
+      r.values.push(warm.value);
+      if (warm.ms > 10_000) {
+        r.samples.push(warm.ms);
+        r.note = 'one run (the first) only: over 10 s';
+        continue;
+      }
+      const runs = warm.ms < 200 ? 5 : 3;
+      for (let i = 0; i < runs; i++) {
+        const x = await e.run(name);
+        if (x.capped) {
+          r.capped = true;
+          r.error = x.error;
+          break;
+        }
+        r.samples.push(x.ms);
+        r.values.push(x.value);
+      }
+    } catch (err) {
+      r.error = `${err.code || ''} ${err.message}`.trim();
+    }
+  }
+  return out;
+}
+
+async function repeat(kind, runs, fn) {
+  const r = { samples: [], values: [], error: null };
+  try {
+    for (let i = 0; i < runs; i++) {
+      const x = await fn(engines[kind]);
+      r.samples.push(x.ms);
+      r.values.push(x.value);
+      if (x.same === false) r.error = 'identity changed the model';
+    }
+  } catch (err) {
+    r.error = `${err.code || ''} ${err.message}`.trim();
+  }
+  return r;
+}
+
+async function smallCalls(n, runs) {
+  const out = {};
+  for (const kind of ENGINES) out[kind] = await repeat(kind, runs, (e) => e.calls(n));
+  return out;
+}
+
+async function boundary(bytes, n, runs) {
+  const out = {};
+  for (const kind of ENGINES) out[kind] = await repeat(kind, runs, (e) => e.boundary(bytes, n));
+  // The baselines, in the same worker as the sync Realm.
+  out['realm-worker:structuredClone'] = await repeat('realm', runs, (e) => e.boundary(bytes, n, 'structuredClone'));
+  out['realm-worker:json'] = await repeat('realm', runs, (e) => e.boundary(bytes, n, 'json'));
+  return out;
+}
+
+async function newRealm(batches, per, withEval) {
+  const out = {};
+  for (const kind of ['realm', 'compartment', 'quickjs']) {
+    try {
+      out[kind] = { samples: await engines[kind].newRealm(batches, per, withEval) };
+    } catch (err) {
+      out[kind] = { samples: [], error: err.message };
+    }
+  }
+  return out;
+}
+
+// --- cold start --------------------------------------------------------------------------
+
+let coldCount = 0;
+// `new Worker` (inside Compartment.create for the compartment) to the first eval result.
+// fresh: nothing compiled on this page yet. warm: the compiled module is on the page
+// already (compiled before the clock starts) and is posted to the new worker.
+async function coldStart(kind, warm) {
+  const module = warm && kind !== 'compartment' && kind !== 'v8' ? await compiledModule(kind) : undefined;
+  let value;
+  let ms;
+  if (kind === 'compartment') {
+    const t = now();
+    const c = await Compartment.create({ principal: `cold-${coldCount++}` });
+    value = await c.eval('40 + 2');
+    ms = now() - t;
+    c.terminate();
+  } else {
+    const e = new WorkerEngine(kind);
+    const t = now();
+    e.spawn();
+    value = await e.request('cold', { module }, 20_000);
+    ms = now() - t;
+    e.kill();
+  }
+  return { ms, value };
+}
+
+// --- termination -------------------------------------------------------------------------
+
+const RUNAWAY_LOOP = 'while (true) {}';
+const RUNAWAY_REGEX = "/^(a+)+$/.test('a'.repeat(40) + 'b')";
+
+async function softStop(kind, timeoutMs) {
+  if (kind === 'compartment') {
+    const c = await Compartment.create({ principal: 'soft', limits: { timeoutMs } });
+    const t = now();
+    let error = null;
+    try {
+      await c.eval(RUNAWAY_LOOP);
+    } catch (e) {
+      error = `${e.code} (${e.limit || e.reason})`;
+    }
+    const ms = now() - t;
+    await c.dispose();
+    return { ms, error };
+  }
+  const e = engines[kind];
+  const t = now();
+  const r = await e.request('softStop', { source: RUNAWAY_LOOP, timeoutMs }, 10_000);
+  return { ms: now() - t, inWorkerMs: r.ms, error: r.error };
+}
+
+// The regex cannot be interrupted by a bytecode budget. Compartment: its own watchdog kills
+// the worker at timeoutMs + graceMs (100 by default). quickjs and v8: the page kills the
+// worker at the same timeoutMs + 100 ms, unless the engine stops the regex by itself.
+// Then the next call's answer (a respawn: new worker, cached module, new realm, eval).
+async function hardKill(kind, timeoutMs) {
+  const graceMs = 100;
+  if (kind === 'compartment') {
+    const c = await Compartment.create({ principal: 'hard', limits: { timeoutMs } });
+    const t = now();
+    let error = null;
+    try {
+      await c.eval(RUNAWAY_REGEX);
+      error = 'it returned';
+    } catch (e) {
+      error = `${e.code} (${e.limit || e.reason})`;
+    }
+    const stopMs = now() - t;
+    let value;
+    let nextError = null;
+    try {
+      value = await c.eval('40 + 2');
+    } catch (e) {
+      nextError = `${e.code} (${e.reason || e.limit})`;
+      value = await c.eval('40 + 2'); // the README: a second call respawns
+    }
+    const nextMs = now() - t - stopMs;
+    const respawns = c.stats().respawns;
+    await c.dispose();
+    return { stopMs, error, nextMs, value, nextError, respawns };
+  }
+  let e = engines[`hard-${kind}`];
+  if (!e || !e.worker) {
+    e = engines[`hard-${kind}`] = new WorkerEngine(kind);
+    await e.init();
+  }
+  const t = now();
+  let error = null;
+  let killed = false;
+  try {
+    const r = await e.request('softStop', { source: RUNAWAY_REGEX, timeoutMs }, timeoutMs + graceMs);
+    error = r.error || `it returned ${r.value}`;
+  } catch (err) {
+    killed = !!err.killed;
+    error = err.message;
+  }
+  const stopMs = now() - t;
+  let value;
+  if (killed) {
+    e.spawn();
+    value = await e.request('cold', { module: await e.module() }, 20_000);
+  } else {
+    value = await e.request('ping', {}, 20_000);
+  }
+  const nextMs = now() - t - stopMs;
+  return { stopMs, error, killed, nextMs, value };
+}
+
+// The largest gap between requestAnimationFrame callbacks on this page while `during` runs.
+function frameMonitor() {
+  let last = 0;
+  let max = 0;
+  let frames = 0;
+  let running = true;
+  const tick = () => {
+    if (!running) return;
+    const t = now();
+    if (last) max = Math.max(max, t - last);
+    last = t;
+    frames++;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  return { stop() { running = false; return { maxGapMs: max, frames }; } };
+}
+
+async function frameGap(what) {
+  await sleep(200);
+  const mon = frameMonitor();
+  await sleep(100);
+  const t = now();
+  let detail = null;
+  if (what === 'idle') {
+    await sleep(1000);
+  } else if (what === 'loop') {
+    const c = await Compartment.create({ principal: 'frames-loop', limits: { timeoutMs: 1000 } });
+    try { await c.eval(RUNAWAY_LOOP); } catch (e) { detail = `${e.code} (${e.limit || e.reason})`; }
+    await c.dispose();
+  } else if (what === 'regex') {
+    const c = await Compartment.create({ principal: 'frames-regex', limits: { timeoutMs: 1000 } });
+    try { await c.eval(RUNAWAY_REGEX); } catch (e) { detail = `${e.code} (${e.limit || e.reason})`; }
+    try { await c.eval('40 + 2'); } catch (e) { await c.eval('40 + 2'); }
+    await c.dispose();
+  }
+  const ms = now() - t;
+  await sleep(100);
+  return { ...mon.stop(), ms, detail };
+}
+
+async function disposeAll() {
+  for (const e of Object.values(engines || {})) await e.dispose();
+  engines = null;
+}
+
+globalThis.bench = {
+  pageEval, capMs: CAP_MS, setupEngines, workload, smallCalls, boundary, newRealm, coldStart, softStop, hardKill,
+  frameGap, disposeAll,
+};
+globalThis.benchReady = true;

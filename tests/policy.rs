@@ -1,0 +1,178 @@
+//! The module policy: every confused-deputy trick is denied before anything is requested,
+//! and malformed or too-broad configuration is refused at set-up.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use isolated_realm::ErrorCode;
+use isolated_realm::modules::policy::{Grant, Policy, integrity_of};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const OWN: &str = "https://realm.example/realm-a/";
+const READABLE: &str = "https://realm.example/shared/";
+const PACKAGE: &str = "https://cdn.example/lib@1.2.3/index.js";
+const REFERRER: &str = "https://realm.example/realm-a/cards/card.js";
+
+fn policy() -> Policy {
+    Policy::new(
+        &[OWN],
+        &[READABLE],
+        &[(PACKAGE, &integrity_of(b"export default 1"))],
+    )
+    .unwrap()
+}
+
+const DENIED: &[(&str, &str)] = &[
+    (
+        "https://attacker.example/collect?beacon=1",
+        "a literal attacker URL",
+    ),
+    ("//attacker.example/x.js", "a scheme-relative URL"),
+    (
+        "https://realm.example@evil.example/realm-a/x.js",
+        "userinfo that moves the host",
+    ),
+    (
+        "https://user:pw@realm.example/realm-a/x.js",
+        "credentials in the URL",
+    ),
+    (
+        "https://realm.example.evil.example/realm-a/x.js",
+        "a look-alike host",
+    ),
+    (
+        "https://realm.example/realm-a-evil/x.js",
+        "a sibling path sharing the prefix text",
+    ),
+    (
+        "https://realm.example/Realm-A/x.js",
+        "a case variant of the path",
+    ),
+    (
+        "https://realm.example/realm-a/..%2Fother/x.js",
+        "an encoded slash",
+    ),
+    (
+        "https://realm.example/realm-a/%2e%2e/other/x.js",
+        "encoded dot segments",
+    ),
+    (
+        "https://realm.example/realm-a/..%5Cother/x.js",
+        "an encoded backslash",
+    ),
+    ("../../other/x.js", "relative dot segments out of the realm"),
+    ("/other/x.js", "an absolute path outside the realm"),
+    (
+        "http://realm.example/realm-a/x.js",
+        "another scheme, so another origin",
+    ),
+    ("https://realm.example:8443/realm-a/x.js", "another port"),
+    ("data:text/javascript,export default 1", "a data: URL"),
+    ("blob:https://realm.example/uuid", "a blob: URL"),
+    ("javascript:alert(1)", "a javascript: URL"),
+    ("lodash", "a bare specifier that is not trusted"),
+    (
+        "https://cdn.example/lib@1.2.4/index.js",
+        "a package version that is not pinned",
+    ),
+    (
+        "https://cdn.example/lib@1.2.3/index.js/../evil.js",
+        "a path escaping a pinned package",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn confused_deputy_tricks_are_denied() {
+    let p = policy();
+    for (specifier, what) in DENIED {
+        let e = p.resolve(specifier, Some(REFERRER)).expect_err(what);
+        assert_eq!(e.code, ErrorCode::PolicyDenied, "{what}: {e}");
+        assert_eq!(e.details.path.as_deref(), Some(*specifier), "{what}");
+        assert!(
+            e.details.guest_message.is_some(),
+            "{what}: a reason is given"
+        );
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn allowed_modules_resolve_to_canonical_urls_with_the_right_grant() {
+    let p = policy();
+    let cases: &[(&str, &str, Grant)] = &[
+        (
+            "./util.js",
+            "https://realm.example/realm-a/cards/util.js",
+            Grant::Own { realm: OWN.into() },
+        ),
+        (
+            "../lib/x.js#frag",
+            "https://realm.example/realm-a/lib/x.js",
+            Grant::Own { realm: OWN.into() },
+        ),
+        (
+            "HTTPS://REALM.EXAMPLE/realm-a/y.js",
+            "https://realm.example/realm-a/y.js",
+            Grant::Own { realm: OWN.into() },
+        ),
+        (
+            "https://realm.example:443/realm-a/./z.js",
+            "https://realm.example/realm-a/z.js",
+            Grant::Own { realm: OWN.into() },
+        ),
+        (
+            "/shared/theme.js",
+            "https://realm.example/shared/theme.js",
+            Grant::Readable {
+                realm: READABLE.into(),
+            },
+        ),
+    ];
+    for (specifier, url, grant) in cases {
+        let r = p
+            .resolve(specifier, Some(REFERRER))
+            .unwrap_or_else(|e| panic!("{specifier}: {e}"));
+        assert_eq!((r.url.as_str(), &r.grant), (*url, grant), "{specifier}");
+        assert!(
+            r.credentials(),
+            "{specifier}: own and readable realms get credentials"
+        );
+    }
+    let pkg = p.resolve(PACKAGE, Some(REFERRER)).unwrap();
+    assert!(matches!(pkg.grant, Grant::Package { .. }));
+    assert!(!pkg.credentials(), "packages never get credentials");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn package_integrity_is_checked() {
+    let p = policy();
+    let pkg = p.resolve(PACKAGE, None).unwrap();
+    assert!(p.verify(&pkg, b"export default 1").is_ok());
+    let e = p.verify(&pkg, b"export default 2").expect_err("mismatch");
+    assert_eq!(e.code, ErrorCode::PolicyDenied);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn malformed_or_too_broad_configuration_is_refused() {
+    for bad in [
+        "",
+        "https://",
+        "not a url",
+        "https://realm.example/realm-a",
+        "ftp://realm.example/x/",
+        "https://u:p@realm.example/x/",
+        "https://realm.example/x/?q=1",
+        "javascript:alert(1)/",
+    ] {
+        let e = Policy::new(&[bad], &[], &[]).expect_err(bad);
+        assert_eq!(e.code, ErrorCode::InvalidOptions, "{bad}");
+        assert_eq!(e.details.option.as_deref(), Some("modules.realms"), "{bad}");
+    }
+    for (url, integrity) in [
+        ("http://cdn.example/x.js", "sha384-AAAA"),
+        (PACKAGE, "sha256-abc"),
+        (PACKAGE, "sha384-short"),
+    ] {
+        let e = Policy::new(&[], &[], &[(url, integrity)]).expect_err(url);
+        assert_eq!(e.code, ErrorCode::InvalidOptions, "{url} {integrity}");
+    }
+}
