@@ -519,6 +519,13 @@ impl Realm {
 
     /// Classifies what the last entry left: microtask throws and unhandled rejections.
     fn collect_reports(inner: &mut Inner) {
+        // A rejected promise the host is awaiting (a pending entry) is that entry's error.
+        inner.platform.rejected.borrow_mut().retain(|p| {
+            !inner
+                .pending
+                .values()
+                .any(|awaited| JsObject::from(awaited.clone()) == *p)
+        });
         let thrown = std::mem::take(&mut *inner.platform.uncaught.borrow_mut());
         let rejected = platform::take_unhandled(&inner.platform);
         for value in thrown {
