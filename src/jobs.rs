@@ -4,7 +4,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use boa_engine::job::{GenericJob, Job, JobExecutor, PromiseJob};
+use boa_engine::job::{GenericJob, Job, JobExecutor, NativeAsyncJob, PromiseJob};
 use boa_engine::{Context, JsResult};
 
 /// Queue of pending guest jobs. Drained at the end of every entry (eval, call, handler return).
@@ -12,6 +12,7 @@ use boa_engine::{Context, JsResult};
 pub struct JobQueue {
     promise: RefCell<VecDeque<PromiseJob>>,
     generic: RefCell<VecDeque<GenericJob>>,
+    asynchronous: RefCell<VecDeque<NativeAsyncJob>>,
 }
 
 impl JobQueue {
@@ -20,6 +21,7 @@ impl JobQueue {
     pub fn clear(&self) {
         self.promise.borrow_mut().clear();
         self.generic.borrow_mut().clear();
+        self.asynchronous.borrow_mut().clear();
     }
 
     /// Pending job count.
@@ -38,9 +40,11 @@ impl JobExecutor for JobQueue {
         match job {
             Job::PromiseJob(p) => self.promise.borrow_mut().push_back(p),
             Job::GenericJob(g) => self.generic.borrow_mut().push_back(g),
-            // Timers, native async jobs and finalization callbacks are not capabilities the
-            // guest has (see capabilities.rs); dropping them is allowed by the spec for
-            // FinalizationRegistry and unreachable for the others.
+            // Module loading runs as async jobs; our loader answers at once.
+            Job::AsyncJob(a) => self.asynchronous.borrow_mut().push_back(a),
+            // Engine timers and finalization callbacks are not capabilities the guest has
+            // (timers are ours, see platform/); dropping finalization callbacks is allowed
+            // by the spec.
             _ => {}
         }
     }
@@ -54,12 +58,34 @@ impl JobExecutor for JobQueue {
                 continue;
             }
             let next = self.generic.borrow_mut().pop_front();
+            if let Some(job) = next {
+                job.call(context)?;
+                continue;
+            }
+            let next = self.asynchronous.borrow_mut().pop_front();
             match next {
-                Some(job) => {
-                    job.call(context)?;
-                }
+                Some(job) => run_to_completion(job, context)?,
                 None => return Ok(()),
             }
         }
     }
+}
+
+/// Polls an async job until it finishes. Our module loader never waits on anything outside
+/// the engine, so these futures complete without the host's event loop; one that stays
+/// pending is abandoned (its promise stays pending) rather than spun on.
+fn run_to_completion(job: NativeAsyncJob, context: &mut Context) -> JsResult<()> {
+    use std::future::Future;
+    use std::task::{Context as TaskContext, Poll, Waker};
+    let cell = RefCell::new(context);
+    let future = job.call(&cell);
+    let mut future = std::pin::pin!(future);
+    let mut cx = TaskContext::from_waker(Waker::noop());
+    for _ in 0..10_000 {
+        match future.as_mut().poll(&mut cx) {
+            Poll::Ready(result) => return result.map(|_| ()),
+            Poll::Pending => {}
+        }
+    }
+    Ok(())
 }

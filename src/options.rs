@@ -4,6 +4,7 @@ use web_time::Duration;
 
 use crate::capabilities;
 use crate::error::{Result, SandboxError};
+use crate::modules::policy::Policy;
 use crate::platform::PlatformLimits;
 use crate::value::{CloneLimits, Graph, Object, Text, Value};
 
@@ -54,6 +55,8 @@ pub struct RealmOptions {
     pub allow_code_generation: bool,
     /// Limits.
     pub limits: Limits,
+    /// What modules the guest may import.
+    pub modules: Policy,
 }
 
 /// Options for one `eval`.
@@ -222,6 +225,7 @@ impl RealmOptions {
                     }
                 },
                 "limits" => options.limits.apply(graph, value)?,
+                "modules" => options.modules = Policy::parse(graph, value)?,
                 other => {
                     return Err(SandboxError::invalid_option(other, "is not a known option"));
                 }

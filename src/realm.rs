@@ -7,7 +7,6 @@ use std::rc::Rc;
 use boa_engine::builtins::promise::{OperationType, Promise, PromiseState};
 use boa_engine::context::{ContextBuilder, HostHooks};
 use boa_engine::error::{EngineError, RuntimeLimitError};
-use boa_engine::module::IdleModuleLoader;
 use boa_engine::object::builtins::{JsArray, JsPromise};
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::realm::Realm as BoaRealm;
@@ -22,6 +21,7 @@ use crate::clone::{Captured, CloneError, from_guest, to_guest};
 use crate::error::{ErrorCode, Limit, Location, Result, SandboxError, TerminationReason};
 use crate::handler::{self, AsyncCalls, Handler, HostCall};
 use crate::jobs::JobQueue;
+use crate::modules::loader::{DENIED_MARKER, Fetch, Loader, Modules, export_names};
 use crate::options::{EvalOptions, Limits, RealmOptions};
 use crate::platform::{self, CoarseClock, Platform, Report};
 use crate::value::{CloneLimits, ErrorName, Graph, Object, Value};
@@ -102,6 +102,9 @@ struct Inner {
     captured: Captured,
     async_calls: Option<Rc<AsyncCalls>>,
     platform: Rc<Platform>,
+    modules: Rc<Modules>,
+    /// Host imports waiting for their module graph, by token.
+    imports: HashMap<u64, String>,
     /// Entries whose completion value is a promise still pending, by token.
     pending: HashMap<u64, JsPromise>,
     next_token: u64,
@@ -166,12 +169,13 @@ impl Realm {
             code_generation_denied: Cell::new(false),
         });
         let jobs = Rc::new(JobQueue::default());
+        let modules = Rc::new(Modules::new(options.modules.clone()));
         let mut context = ContextBuilder::new()
             .host_hooks(hooks.clone())
             .job_executor(jobs.clone())
             // Invariant: no module is ever loaded from the filesystem or network by the
             // engine itself; Boa's default loader would read the working directory.
-            .module_loader(Rc::new(IdleModuleLoader))
+            .module_loader(Rc::new(Loader(modules.clone())))
             .clock(Rc::new(CoarseClock::new(
                 options.limits.platform.clock_resolution,
             )))
@@ -227,6 +231,8 @@ impl Realm {
                 captured,
                 async_calls,
                 platform,
+                modules,
+                imports: HashMap::new(),
                 pending: HashMap::new(),
                 next_token: 1,
             }),
@@ -364,6 +370,103 @@ impl Realm {
             f.call(&JsValue::undefined(), &args, context)
                 .map_err(Failure::from)
         })
+    }
+
+    /// Imports the module at `url` (absolute) and evaluates its graph: `Done` with its
+    /// export names once every module it needs was provided, else `Pending` until
+    /// [`Realm::provide`] completes it. What to fetch comes from [`Realm::take_fetches`].
+    ///
+    /// # Errors
+    /// `SANDBOX_POLICY_DENIED` for a URL the policy refuses (nothing is fetched);
+    /// `SANDBOX_DISPOSED`.
+    pub fn import(&mut self, url: &str) -> Result<Outcome> {
+        let Some(inner) = self.inner.as_mut() else {
+            return Err(SandboxError::disposed());
+        };
+        let resolved = inner.modules.policy().resolve(url, None)?;
+        inner.modules.request(&resolved);
+        let token = inner.next_token;
+        inner.next_token += 1;
+        inner.imports.insert(token, resolved.url);
+        let finished = self.finish_imports();
+        match finished.into_iter().find(|(t, _)| *t == token) {
+            Some((_, result)) => result.map(Outcome::Done),
+            None => Ok(Outcome::Pending(token)),
+        }
+    }
+
+    /// Module sources the host must fetch (each already allowed by the policy).
+    pub fn take_fetches(&mut self) -> Vec<Fetch> {
+        self.inner
+            .as_ref()
+            .map(|i| i.modules.take_fetches())
+            .unwrap_or_default()
+    }
+
+    /// The host's answer for a fetch: the bytes, or why it failed. Returns the imports that
+    /// finished as a result, by token.
+    pub fn provide(
+        &mut self,
+        url: &str,
+        source: std::result::Result<Vec<u8>, String>,
+    ) -> Vec<(u64, Result<Graph>)> {
+        if let Some(inner) = self.inner.as_mut() {
+            inner.meter.arm(
+                &mut inner.context,
+                self.limits.instructions,
+                self.limits.timeout,
+            );
+            inner.modules.provide(url, source, &mut inner.context);
+            inner.meter.disarm(&mut inner.context);
+        }
+        self.finish_imports()
+    }
+
+    /// Drops `url` and every module importing it; the next import fetches them again.
+    pub fn invalidate(&mut self, url: &str) -> Vec<String> {
+        self.inner
+            .as_ref()
+            .map(|i| i.modules.invalidate(url))
+            .unwrap_or_default()
+    }
+
+    fn finish_imports(&mut self) -> Vec<(u64, Result<Graph>)> {
+        let ready: Vec<(u64, String, Result<(), SandboxError>)> = match self.inner.as_ref() {
+            Some(inner) => inner
+                .imports
+                .iter()
+                .filter_map(|(t, u)| inner.modules.settled(u).map(|r| (*t, u.clone(), r)))
+                .collect(),
+            None => return Vec::new(),
+        };
+        let mut out = Vec::new();
+        for (token, url, settled) in ready {
+            if let Some(inner) = self.inner.as_mut() {
+                inner.imports.remove(&token);
+            }
+            if let Err(e) = settled {
+                out.push((token, Err(e)));
+                continue;
+            }
+            let id = self.id;
+            let result = self.enter(true, move |inner| {
+                let module = inner
+                    .modules
+                    .get(&url)
+                    .ok_or_else(|| JsNativeError::typ().with_message("module vanished"))?;
+                let promise = module.load_link_evaluate(&mut inner.context);
+                inner.context.run_jobs()?;
+                match promise.state() {
+                    PromiseState::Rejected(e) => {
+                        platform::track_rejection(id, &promise.clone().into(), true);
+                        Err(Failure::Js(JsError::from_opaque(e)))
+                    }
+                    _ => Ok(export_names(&module, &mut inner.context)?),
+                }
+            });
+            out.push((token, settled_now(result)));
+        }
+        out
     }
 
     /// Async host calls the guest made since the last take.
@@ -654,6 +757,14 @@ fn settled(outcome: Result<Outcome>, realm: &mut Realm) -> Result<Graph> {
     }
 }
 
+/// The value of an import entry (never pending: its graph is complete).
+fn settled_now(outcome: Result<Outcome>) -> Result<Graph> {
+    match outcome? {
+        Outcome::Done(g) => Ok(g),
+        Outcome::Pending(_) => Err(internal("a module graph stayed pending after loading")),
+    }
+}
+
 /// The value of an entry that cannot be pending (no promise awaiting).
 fn done(outcome: Result<Outcome>) -> Result<Graph> {
     match outcome? {
@@ -728,6 +839,14 @@ fn classify_js(err: JsError, inner: &mut Inner) -> SandboxError {
         Err(e) => return internal(&format!("unclassifiable guest error: {e}")),
     };
     let mut e = guest_threw(&thrown, inner);
+    // The loader's denials are guest-catchable errors; uncaught, they keep the typed code.
+    if e.details
+        .guest_message
+        .as_deref()
+        .is_some_and(|m| m.contains(DENIED_MARKER))
+    {
+        e.code = ErrorCode::PolicyDenied;
+    }
     // Only our own denial: a guest's unrelated EvalError keeps its code.
     if denied
         && e.details.name.as_deref() == Some("EvalError")
@@ -847,7 +966,7 @@ fn syntax_error(err: &JsError, _source: &str, filename: &str) -> SandboxError {
 }
 
 /// Boa's parser messages end with `at line L, col C`.
-fn parse_position(message: &str) -> Option<(u32, u32)> {
+pub(crate) fn parse_position(message: &str) -> Option<(u32, u32)> {
     let at = message.rfind("line ")?;
     let rest = &message[at + 5..];
     let (line, rest) = rest.split_once(',')?;

@@ -187,27 +187,26 @@ function run_json() {
 }
 
 // --- regex and string ops on 200 KB ------------------------------------------------------
+// Two texts: ASCII words (typical card content) and the same mix with non-Latin-1 words,
+// which engines may store as UTF-16 rather than one byte per character.
 
-function setup_text() {
-  var r = rng(11);
+function makeText(words, seed) {
+  var r = rng(seed);
   var seps = [' ', '  ', '\t', '\n', ' \n ', ', ', ' '];
   var parts = [];
   var len = 0;
   while (len < 200000) {
-    var w = WORDS[Math.floor(r() * WORDS.length)];
+    var w = words[Math.floor(r() * words.length)];
     var sep = seps[Math.floor(r() * seps.length)];
     parts.push(w, sep);
     len += w.length + sep.length;
   }
-  STATE.text = parts.join('');
-  return STATE.text.length;
+  return parts.join('');
 }
 
-function run_text() {
-  var s = STATE.text;
+function textOps(s, needles) {
   var words = s.split(/\s+/);
   var replaced = s.replace(/,/g, ';');
-  var needles = ['lorem', 'consequat', 'caf\u00e9', ', ', 'zzz'];
   var hits = 0;
   for (var k = 0; k < needles.length; k++) {
     var pos = 0;
@@ -217,4 +216,29 @@ function run_text() {
     }
   }
   return words.length + ':' + hits + ':' + digest(replaced);
+}
+
+function setup_text() {
+  var ascii = [];
+  for (var i = 0; i < WORDS.length; i++) {
+    var w = WORDS[i];
+    var plain = true;
+    for (var j = 0; j < w.length; j++) if (w.charCodeAt(j) > 127) plain = false;
+    if (plain) ascii.push(w);
+  }
+  STATE.text = makeText(ascii, 11);
+  return STATE.text.length;
+}
+
+function run_text() {
+  return textOps(STATE.text, ['lorem', 'consequat', 'dolore', ', ', 'zzz']);
+}
+
+function setup_text_utf16() {
+  STATE.textUtf16 = makeText(WORDS, 11);
+  return STATE.textUtf16.length;
+}
+
+function run_text_utf16() {
+  return textOps(STATE.textUtf16, ['lorem', 'consequat', 'caf\u00e9', ', ', 'zzz']);
 }

