@@ -14,8 +14,8 @@ const now = () => performance.now();
 const WASM_URL = new URL('./isolated_realm_bg.wasm', import.meta.url);
 const V = 1;
 
-const POOL_OPTIONS = ['maxWorkers', 'idleTimeoutMs', 'graceMs', 'memoryLimitMb', 'maxInFlight', 'maxSourceLength', 'wasm'];
-const CREATE_OPTIONS = ['principal', 'handler', 'exposeHandlerAs', 'allowCodeGeneration', 'limits', 'pool'];
+const POOL_OPTIONS = ['maxWorkers', 'idleTimeoutMs', 'graceMs', 'memoryLimitMb', 'maxInFlight', 'maxSourceLength', 'wasm', 'credentials', 'fetchTimeoutMs'];
+const CREATE_OPTIONS = ['principal', 'handler', 'exposeHandlerAs', 'allowCodeGeneration', 'limits', 'modules', 'pool'];
 const DEFAULT_TIMEOUT_MS = 1000;
 
 function fail(code, message, fields) {
@@ -135,7 +135,7 @@ class Slot {
         return;
       }
       this.lastUsed = now();
-      const counted = message.type === 'eval' || message.type === 'set' || message.type === 'call';
+      const counted = ['eval', 'set', 'call', 'import'].includes(message.type);
       this.calls.set(id, { resolve, reject, timeoutMs, compartment, counted, started: now() });
       this.queue.push(id);
       if (this.queue.length === 1) this.#armHead();
@@ -206,6 +206,9 @@ class Slot {
       case 'event':
         this.compartments.get(msg.realm)?.report(msg);
         return;
+      case 'fetch':
+        this.#fetch(msg);
+        return;
       case 'tick-start': {
         // Guest timers are running: watch them with the longest deadline of this worker.
         let ms = DEFAULT_TIMEOUT_MS;
@@ -249,6 +252,35 @@ class Slot {
     }).catch(() => {});
   }
 
+  // The module broker: the worker's policy already allowed this URL; fetch it with GET,
+  // no cookies, no redirects, and credentials only from the host hook for a realm this
+  // compartment was configured with (checked again here, so a worker cannot ask for
+  // another realm's token).
+  async #fetch(msg) {
+    const compartment = this.compartments.get(msg.realm);
+    let answer;
+    try {
+      if (!compartment) throw new Error('the compartment is gone');
+      const headers = {};
+      if (msg.credentials) {
+        if (!compartment.grants(msg.realmPrefix, msg.url)) throw new Error('credentials asked for outside this compartment\'s realms');
+        const extra = this.pool.credentials ? await this.pool.credentials(msg.realmPrefix, msg.url) : undefined;
+        if (extra) for (const [k, v] of Object.entries(extra)) headers[k] = String(v);
+      }
+      const response = await fetchFn(msg.url, {
+        method: 'GET', headers, credentials: 'omit', redirect: 'error', cache: 'no-store',
+        signal: AbortSignal.timeout(this.pool.fetchTimeoutMs),
+      });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      answer = { ok: true, source: await response.arrayBuffer() };
+    } catch (e) {
+      answer = { ok: false, error: String((e && e.message) || e) };
+    }
+    if (this.dead || !this.compartments.has(msg.realm)) return;
+    const timeout = compartment ? compartment.timeoutMs : DEFAULT_TIMEOUT_MS;
+    this.request({ type: 'provide', realm: msg.realm, url: msg.url, ...answer }, null, timeout).catch(() => {});
+  }
+
   /** Kills the worker; every pending call rejects with SANDBOX_TERMINATED and `reason`. */
   kill(reason, message) {
     if (this.dead) return;
@@ -284,6 +316,9 @@ export class CompartmentPool extends EventTarget {
     this.maxInFlight = positive(o.maxInFlight, 'maxInFlight', 64);
     this.maxSourceLength = positive(o.maxSourceLength, 'maxSourceLength', 16 * 1024 * 1024);
     this.wasm = o.wasm ?? WASM_URL;
+    if (o.credentials !== undefined && typeof o.credentials !== 'function') throw invalid('credentials', 'must be a function');
+    this.credentials = o.credentials;
+    this.fetchTimeoutMs = positive(o.fetchTimeoutMs, 'fetchTimeoutMs', 30_000);
     this.slots = new Map(); // principal -> Slot
     this.nextId = 1;
     this.nextRealm = 1;
@@ -345,6 +380,23 @@ export class CompartmentPool extends EventTarget {
     return this.slots.size;
   }
 
+  /**
+   * Drops the module at `url` and every module importing it, in every compartment of this
+   * pool; the next import fetches fresh source. Resolves with the URLs dropped.
+   */
+  async invalidate(url) {
+    const gone = new Set();
+    await Promise.all([...this.slots.values()].map((s) =>
+      s.request({ type: 'invalidate', url: String(url) }, null, DEFAULT_TIMEOUT_MS)
+        .then((urls) => urls.forEach((u) => gone.add(u)), () => {})));
+    return [...gone].sort();
+  }
+
+  /** The hook for realm change events: `{ type: 'update' | 'delete', url }`. */
+  realmChanged(event) {
+    return this.invalidate(event && event.url);
+  }
+
   /** Kills every worker. */
   close() {
     for (const s of [...this.slots.values()]) s.kill('requested', 'the pool was closed');
@@ -369,6 +421,7 @@ export class Compartment extends EventTarget {
   #realm = 0;
   #lostError = null;
   #disposed = false;
+  #realms = [];
   #stats = { calls: 0, errors: 0, totalMs: 0, memoryBytes: 0, respawns: 0 };
 
   /**
@@ -393,6 +446,12 @@ export class Compartment extends EventTarget {
     this.handler = o.handler;
     this.#options = {};
     for (const k of ['exposeHandlerAs', 'allowCodeGeneration', 'limits']) if (o[k] !== undefined) this.#options[k] = o[k];
+    // A principal that is a realm URL is the compartment's own realm by default.
+    const modules = { ...(o.modules || {}) };
+    if (modules.realms === undefined && /^https?:\/\/[^/]+\/(.*\/)?$/.test(o.principal)) modules.realms = [o.principal];
+    this.#options.modules = modules;
+    const list = (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+    this.#realms = [...list(modules.realms), ...list(modules.readable)].map((r) => { try { return new URL(r).href; } catch { return null; } }).filter(Boolean);
     this.timeoutMs = positive(o.limits?.timeoutMs, 'limits.timeoutMs', DEFAULT_TIMEOUT_MS);
   }
 
@@ -412,6 +471,17 @@ export class Compartment extends EventTarget {
       slot.compartments.delete(realm);
       this.#slot = null;
       throw e;
+    }
+  }
+
+  /** Whether `url` is under `prefix` and `prefix` is one of this compartment's realms. */
+  grants(prefix, url) {
+    try {
+      const p = new URL(prefix).href;
+      const u = new URL(url);
+      return this.#realms.includes(p) && u.origin === new URL(p).origin && u.href.startsWith(p);
+    } catch {
+      return false;
     }
   }
 
@@ -472,6 +542,16 @@ export class Compartment extends EventTarget {
     const message = { type: 'eval', source };
     if (options !== undefined) message.options = options;
     return this.#send(message);
+  }
+
+  /**
+   * Imports the module at `url` (absolute) with its whole graph, fetched by the pool's
+   * broker under this compartment's module policy, and evaluates it. Resolves with its
+   * export names.
+   */
+  import(url) {
+    if (typeof url !== 'string') return Promise.reject(invalid('url', 'must be a string'));
+    return this.#send({ type: 'import', url });
   }
 
   /** Defines global `name` in the guest as a clone of `value`. */

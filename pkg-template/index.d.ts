@@ -99,12 +99,35 @@ export interface PoolOptions {
   maxSourceLength?: number;
   /** The engine: a compiled module or a URL. Default: the package's wasm file. */
   wasm?: WebAssembly.Module | URL | string;
+  /**
+   * Headers for module fetches from a realm this compartment owns or may read. Called only
+   * for those realms; never for packages or other origins.
+   */
+  credentials?: (realm: string, url: string) => Record<string, string> | undefined | Promise<Record<string, string> | undefined>;
+  /** Module fetch timeout, ms. Default 30000. */
+  fetchTimeoutMs?: number;
+}
+
+/** What modules a compartment may import. Malformed or too-broad entries are SANDBOX_INVALID_OPTIONS. */
+export interface ModulePolicy {
+  /** Own realm prefixes (http(s), ending with '/'). Default: the principal, if it is one. */
+  realms?: string | string[];
+  /** Other realms this principal may read. */
+  readable?: string | string[];
+  /** Pinned packages: exact https URL → 'sha384-…' integrity. */
+  packages?: Record<string, string>;
+  /** Trusted host modules: specifier → { exportName: 'class' | 'function' | 'value' }. */
+  trusted?: Record<string, Record<string, 'class' | 'function' | 'value'>>;
 }
 
 /** Workers by principal. Events: 'terminated' and 'protocol-error' (CustomEvent detail). */
 export class CompartmentPool extends EventTarget {
   constructor(options?: PoolOptions);
   readonly workerCount: number;
+  /** Drops `url` and its importers in every compartment; resolves with the URLs dropped. */
+  invalidate(url: string): Promise<string[]>;
+  /** Feed realm change events here; same as invalidate(event.url). */
+  realmChanged(event: { type: string; url: string }): Promise<string[]>;
   close(): void;
 }
 
@@ -118,6 +141,7 @@ export interface CompartmentOptions {
   exposeHandlerAs?: string;
   allowCodeGeneration?: boolean;
   limits?: Limits;
+  modules?: ModulePolicy;
   pool?: CompartmentPool;
 }
 
@@ -140,6 +164,8 @@ export class Compartment extends EventTarget {
   eval(source: string, options?: EvalOptions): Promise<any>;
   set(name: string, value: any): Promise<void>;
   call(name: string, ...args: any[]): Promise<any>;
+  /** Imports and evaluates a module graph under the module policy; resolves with its export names. */
+  import(url: string): Promise<string[]>;
   /** Stops it now; its state is gone and the next call starts afresh. */
   terminate(): void;
   dispose(): Promise<void>;

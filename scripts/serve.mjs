@@ -16,9 +16,15 @@ const types = {
 };
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; worker-src 'self'";
 
-export function serve(port = 0) {
+/** `routes`: extra handlers by path prefix (the tests' fake realm server), tried first. */
+export function serve(port = 0, routes = {}) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
+    const route = Object.keys(routes).find((p) => url.pathname.startsWith(p));
+    if (route) {
+      routes[route](req, res, url);
+      return;
+    }
     const [prefix, dir] = mounts.find(([p]) => url.pathname.startsWith(p));
     let rel = decodeURIComponent(url.pathname.slice(prefix.length));
     if (rel === '' || rel.endsWith('/')) rel += 'index.html';

@@ -2,7 +2,7 @@
 //! them. Plain Rust over [`Graph`]s, so every malformed message is tested natively.
 //!
 //! Host → worker: `{ v: 1, type, id, realm, ... }` with `type` one of `create`, `eval`,
-//! `set`, `call`, `settle`, `dispose`. Worker → host: `result`, `error`, `pending`,
+//! `set`, `call`, `settle`, `import`, `provide`, `invalidate`, `dispose`. Worker → host: `result`, `error`, `pending`,
 //! `host-call` (see [`Reply`]). Anything else is `SANDBOX_PROTOCOL`. Every message is
 //! answered by exactly one `result`, `error` or `pending` carrying its `id` (after any
 //! replies it caused), so the host can watch each one with a deadline.
@@ -81,6 +81,33 @@ pub enum Request {
         /// The host's answer.
         outcome: std::result::Result<Graph, HandlerFailure>,
     },
+    /// Import a module (absolute URL) and evaluate its graph.
+    Import {
+        /// Request id.
+        id: RequestId,
+        /// Target realm.
+        realm: u32,
+        /// The module URL.
+        url: String,
+    },
+    /// The host's answer to a `fetch`.
+    Provide {
+        /// Request id.
+        id: RequestId,
+        /// Target realm.
+        realm: u32,
+        /// The fetched URL.
+        url: String,
+        /// The bytes, or why fetching failed.
+        source: std::result::Result<Vec<u8>, String>,
+    },
+    /// Drop a module and its importers in every realm of this worker.
+    Invalidate {
+        /// Request id.
+        id: RequestId,
+        /// The module URL.
+        url: String,
+    },
     /// Dispose a realm.
     Dispose {
         /// Request id.
@@ -118,6 +145,13 @@ pub enum Reply {
         realm: u32,
         /// What happened.
         report: Report,
+    },
+    /// The guest in `realm` needs a module source (already allowed by its policy).
+    Fetch {
+        /// Realm.
+        realm: u32,
+        /// What to fetch and how.
+        fetch: crate::modules::loader::Fetch,
     },
     /// The guest in `realm` called the async host handler.
     HostCall {
@@ -272,6 +306,49 @@ pub fn decode(graph: &Graph) -> std::result::Result<Request, (Option<RequestId>,
                 realm: realm().map_err(fail)?,
                 call: m.int("call", MAX_ID).map_err(fail)?,
                 outcome,
+            }
+        }
+        "import" => {
+            m.only(&["v", "type", "id", "realm", "url"]).map_err(fail)?;
+            Request::Import {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                realm: realm().map_err(fail)?,
+                url: m.string("url").map_err(fail)?,
+            }
+        }
+        "provide" => {
+            m.only(&["v", "type", "id", "realm", "url", "ok", "source", "error"])
+                .map_err(fail)?;
+            let source = match m.get("ok") {
+                Some(Value::Bool(true)) => match m.get("source") {
+                    Some(Value::Object(o)) => match m.graph.get(*o) {
+                        Some(Object::ArrayBuffer(bytes)) => Ok(bytes.clone()),
+                        _ => return Err(fail(protocol("`source` must be an ArrayBuffer"))),
+                    },
+                    Some(Value::String(t)) => Ok(t.to_lossy().into_bytes()),
+                    _ => {
+                        return Err(fail(protocol(
+                            "`source` must be an ArrayBuffer or a string",
+                        )));
+                    }
+                },
+                Some(Value::Bool(false)) => {
+                    Err(m.string("error").unwrap_or_else(|_| "fetch failed".into()))
+                }
+                _ => return Err(fail(protocol("`ok` must be a boolean"))),
+            };
+            Request::Provide {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                realm: realm().map_err(fail)?,
+                url: m.string("url").map_err(fail)?,
+                source,
+            }
+        }
+        "invalidate" => {
+            m.only(&["v", "type", "id", "url"]).map_err(fail)?;
+            Request::Invalidate {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                url: m.string("url").map_err(fail)?,
             }
         }
         "dispose" => {
@@ -435,6 +512,51 @@ impl Dispatcher {
                     error,
                 }),
             },
+            Request::Import { id, realm, url } => {
+                let result = self.realm(realm).and_then(|r| r.import(&url));
+                self.outcome(id, realm, result, &mut replies);
+            }
+            Request::Provide {
+                id,
+                realm,
+                url,
+                source,
+            } => match self.realm(realm) {
+                Ok(r) => {
+                    let finished = r.provide(&url, source);
+                    self.deliver(realm, finished, &mut replies);
+                    replies.push(unit(id, Ok(())));
+                }
+                Err(error) => replies.push(Reply::Error {
+                    id: Some(id),
+                    error,
+                }),
+            },
+            Request::Invalidate { id, url } => {
+                let mut gone = Vec::new();
+                for r in self.realms.values_mut() {
+                    gone.extend(r.invalidate(&url));
+                }
+                gone.sort();
+                gone.dedup();
+                let mut value = Graph::undefined();
+                let list = value.push(Object::Array {
+                    length: u32::try_from(gone.len()).unwrap_or(u32::MAX),
+                    elements: gone
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, u)| {
+                            (
+                                u32::try_from(i).unwrap_or(u32::MAX),
+                                Value::String(Text::Utf8(u)),
+                            )
+                        })
+                        .collect(),
+                    extra: Vec::new(),
+                });
+                value.root = Value::Object(list);
+                replies.push(Reply::Result { id, value });
+            }
             Request::Dispose { id, realm } => {
                 let result = match self.realms.remove(&realm) {
                     Some(mut r) => {
@@ -505,6 +627,9 @@ impl Dispatcher {
                 }
                 for HostCall { call, args } in r.take_host_calls() {
                     replies.push(Reply::HostCall { realm, call, args });
+                }
+                for fetch in r.take_fetches() {
+                    replies.push(Reply::Fetch { realm, fetch });
                 }
             }
         }

@@ -116,6 +116,29 @@ fn encode(reply: Reply) -> JsValue {
             events::fill(&o, &report);
             o.into()
         }
+        Reply::Fetch { realm, fetch } => {
+            let o = envelope("fetch");
+            field(&o, "realm", &JsValue::from(realm));
+            field(&o, "url", &fetch.url.as_str().into());
+            field(&o, "credentials", &JsValue::from(fetch.credentials));
+            field(
+                &o,
+                "realmPrefix",
+                &fetch
+                    .realm
+                    .as_deref()
+                    .map_or(JsValue::NULL, JsValue::from_str),
+            );
+            field(
+                &o,
+                "integrity",
+                &fetch
+                    .integrity
+                    .as_deref()
+                    .map_or(JsValue::NULL, JsValue::from_str),
+            );
+            o.into()
+        }
         Reply::HostCall { realm, call, args } => match from_graph(&args) {
             Ok(args) => {
                 let o = envelope("host-call");

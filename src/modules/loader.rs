@@ -43,8 +43,8 @@ pub struct Modules {
     policy: Policy,
     /// Parsed modules by canonical URL (and trusted modules by specifier).
     map: RefCell<HashMap<String, Module>>,
-    /// Static and literal dynamic requests of each parsed module, resolved.
-    edges: RefCell<HashMap<String, Vec<Result<Resolved, SandboxError>>>>,
+    /// Requests of each parsed module, resolved, with whether each is a dynamic `import()`.
+    edges: RefCell<HashMap<String, Vec<(bool, Result<Resolved, SandboxError>)>>>,
     /// Load failures (fetch errors, syntax errors, integrity mismatches) by URL.
     failed: RefCell<HashMap<String, SandboxError>>,
     /// Requested from the host, not yet provided.
@@ -161,12 +161,12 @@ impl Modules {
             }
         };
         let mut edges = Vec::new();
-        for specifier in requests(&text) {
+        for (specifier, dynamic) in requests(&text) {
             let r = self.policy.resolve(&specifier, Some(url));
             if let Ok(ok) = &r {
                 self.request(ok);
             }
-            edges.push(r);
+            edges.push((dynamic, r));
         }
         self.edges.borrow_mut().insert(url.to_owned(), edges);
         self.map.borrow_mut().insert(url.to_owned(), module);
@@ -192,9 +192,15 @@ impl Modules {
                 return None;
             }
             if let Some(edges) = self.edges.borrow().get(&u) {
-                for r in edges.iter().flatten() {
-                    if !matches!(r.grant, Grant::Trusted) {
-                        stack.push(r.url.clone());
+                for (dynamic, r) in edges {
+                    match r {
+                        // A denied static import fails the graph, naming the specifier; a
+                        // denied dynamic one is the guest's to catch when it runs.
+                        Err(e) if !dynamic => return Some(Err(e.clone())),
+                        Err(_) => {}
+                        Ok(r) if matches!(r.grant, Grant::Trusted) => {}
+                        Ok(r) if *dynamic && self.failed.borrow().contains_key(&r.url) => {}
+                        Ok(r) => stack.push(r.url.clone()),
                     }
                 }
             }
@@ -218,7 +224,10 @@ impl Modules {
                 .edges
                 .borrow()
                 .iter()
-                .filter(|(_, e)| e.iter().flatten().any(|r| r.url == target))
+                .filter(|(_, e)| {
+                    e.iter()
+                        .any(|(_, r)| r.as_ref().is_ok_and(|r| r.url == target))
+                })
                 .map(|(k, _)| k.clone())
                 .filter(|k| !gone.contains(k))
                 .collect();
@@ -297,13 +306,15 @@ fn make_token(name: &str, kind: TokenKind, context: &mut Context) -> JsResult<Js
     })
 }
 
-/// Static import specifiers and literal `import('…')` targets, in order of appearance.
+/// Static import specifiers and literal `import('…')` targets (flagged `true`), in order of
+/// appearance. A textual scan: a match inside a string or comment only causes an extra
+/// request for a URL the policy allows anyway.
 #[must_use]
-pub fn requests(source: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+pub fn requests(source: &str) -> Vec<(String, bool)> {
+    let mut out: Vec<(String, bool)> = Vec::new();
     let bytes = source.as_bytes();
-    let mut push = |s: String| {
-        if !out.contains(&s) {
+    let mut push = |s: (String, bool)| {
+        if !out.iter().any(|(x, _)| *x == s.0) {
             out.push(s);
         }
     };
@@ -315,8 +326,13 @@ pub fn requests(source: &str) -> Vec<String> {
             let kw = if rest.starts_with("from") { 4 } else { 6 };
             let before_ok = i == 0 || !is_ident(bytes[i - 1]);
             let after = rest[kw..].trim_start();
+            let dynamic = kw == 6 && after.starts_with('(');
             let after = after.strip_prefix('(').map_or(after, str::trim_start);
-            if before_ok { quoted(after) } else { None }
+            if before_ok {
+                quoted(after).map(|q| (q, dynamic))
+            } else {
+                None
+            }
         } else {
             None
         };

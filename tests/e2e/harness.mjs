@@ -8,8 +8,8 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export async function start() {
-  const server = await serve(0);
+export async function start(routes = {}) {
+  const server = await serve(0, routes);
   const origin = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const requests = [];

