@@ -34,6 +34,9 @@ pub struct Fetch {
     pub integrity: Option<String>,
 }
 
+/// One request of a module: whether it is a dynamic `import()`, and how it resolved.
+type Edge = (bool, Result<Resolved, SandboxError>);
+
 /// Marker on denial errors the loader throws, so the realm can report the typed code.
 pub const DENIED_MARKER: &str = "[SANDBOX_POLICY_DENIED]";
 
@@ -44,7 +47,7 @@ pub struct Modules {
     /// Parsed modules by canonical URL (and trusted modules by specifier).
     map: RefCell<HashMap<String, Module>>,
     /// Requests of each parsed module, resolved, with whether each is a dynamic `import()`.
-    edges: RefCell<HashMap<String, Vec<(bool, Result<Resolved, SandboxError>)>>>,
+    edges: RefCell<HashMap<String, Vec<Edge>>>,
     /// Load failures (fetch errors, syntax errors, integrity mismatches) by URL.
     failed: RefCell<HashMap<String, SandboxError>>,
     /// Requested from the host, not yet provided.
