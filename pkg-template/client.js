@@ -79,6 +79,44 @@ function uncloneablePath(value) {
   return walk(value, '$', 0);
 }
 
+/**
+ * A trusted module export a guest handed back: recognised by identity inside the guest's
+ * realm, so only genuine tokens become instances of this class. Map it back to the real
+ * host component with a registry keyed by `module` and `export`.
+ */
+export class TrustedToken {
+  constructor(module, name) {
+    this.module = module;
+    this.export = name;
+    Object.freeze(this);
+  }
+}
+
+/** Replaces the worker's token records (objects whose only key is `key`) with TrustedTokens. */
+function revive(value, key) {
+  const memo = new Map(); // original -> replacement, so shared references stay shared
+  const walk = (v) => {
+    if (v === null || typeof v !== 'object') return v;
+    if (memo.has(v)) return memo.get(v);
+    const keys = Object.keys(v);
+    if (keys.length === 1 && keys[0] === key && Array.isArray(v[key])) {
+      const token = new TrustedToken(String(v[key][0]), String(v[key][1]));
+      memo.set(v, token);
+      return token;
+    }
+    memo.set(v, v);
+    if (v instanceof Map) {
+      for (const [k, x] of [...v]) { v.delete(k); v.set(walk(k), walk(x)); }
+    } else if (v instanceof Set) {
+      for (const x of [...v]) { v.delete(x); v.add(walk(x)); }
+    } else {
+      for (const k of keys) v[k] = walk(v[k]);
+    }
+    return v;
+  };
+  return walk(value);
+}
+
 /** One worker, hosting the realms of one principal. */
 class Slot {
   constructor(pool, principal) {
@@ -92,6 +130,8 @@ class Slot {
     this.dead = null;
     this.memory = 0;
     this.lastUsed = now();
+    // Trusted-export tokens come back under this key, which no guest ever sees.
+    this.tokenKey = `token:${globalThis.crypto.randomUUID()}`;
     // Written out literally: bundlers (Vite, webpack) recognise exactly this shape and emit
     // the worker as a module of its own.
     this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `isolated-realm:${principal}` });
@@ -106,7 +146,7 @@ class Slot {
     });
     pool.module().then((module) => {
       if (this.dead) return;
-      this.worker.postMessage({ v: V, type: 'init', module, memoryLimitBytes: pool.memoryLimitBytes });
+      this.worker.postMessage({ v: V, type: 'init', module, memoryLimitBytes: pool.memoryLimitBytes, tokenKey: this.tokenKey });
       this.#arm(DEFAULT_TIMEOUT_MS * 5, 'the worker did not start');
     }, (e) => this.kill('crashed', `the engine could not be compiled: ${e && e.message}`));
   }
@@ -180,7 +220,7 @@ class Slot {
         return;
       case 'result': {
         const call = this.#finish(msg.id);
-        call?.resolve(msg.value);
+        call?.resolve(msg.tokens === true ? revive(msg.value, this.tokenKey) : msg.value);
         return;
       }
       case 'error': {

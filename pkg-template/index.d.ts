@@ -133,6 +133,12 @@ export class CompartmentPool extends EventTarget {
 
 export function getDefaultPool(): CompartmentPool;
 
+/** A genuine trusted-module export handed back by a guest (never a guest-made look-alike). */
+export class TrustedToken {
+  readonly module: string;
+  readonly export: string;
+}
+
 export interface CompartmentOptions {
   /** Who the code belongs to; compartments of different principals never share a worker. */
   principal: string;

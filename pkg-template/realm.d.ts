@@ -18,3 +18,6 @@ export class Realm extends EventTarget {
   dispose(): void;
   readonly disposed: boolean;
 }
+
+/** Whether a value returned by a sync realm is a genuine trusted-export token ({ module, export }). */
+export function isTrustedToken(value: unknown): boolean;

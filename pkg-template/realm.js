@@ -6,7 +6,7 @@
 // generation with SANDBOX_TERMINATED (reason 'crashed'), and serve new realms from a fresh
 // instance. A dead instance is never reused.
 
-import initWasm, { initSync as initWasmSync, RawRealm, __wbg_reset_state } from './isolated_realm.js';
+import initWasm, { initSync as initWasmSync, RawRealm, __wbg_reset_state, isTrustedToken } from './isolated_realm.js';
 import { SandboxError, isErrorData } from './errors.js';
 
 let generation = 0;
@@ -130,4 +130,4 @@ export class Realm extends EventTarget {
   }
 }
 
-export { SandboxError };
+export { SandboxError, isTrustedToken };

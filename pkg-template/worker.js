@@ -37,7 +37,7 @@ self.onmessage = (event) => {
     }
     try {
       memory = initSync({ module: msg.module }).memory;
-      host = new WorkerHost();
+      host = new WorkerHost(typeof msg.tokenKey === 'string' ? msg.tokenKey : undefined);
     } catch (e) {
       fatal('crashed', `the engine failed to start: ${e && e.message}`);
       return;

@@ -193,7 +193,8 @@ impl Realm {
             }
         }
         let meter = Meter::default();
-        let captured = capture_intrinsics(&mut context, &meter)?;
+        let mut captured = capture_intrinsics(&mut context, &meter)?;
+        captured.modules = Some(modules.clone());
         restrict_global(&mut context)?;
         crate::guards::install(&mut context)
             .map_err(|e| internal(&format!("installing builtin guards failed: {e}")))?;
@@ -1007,6 +1008,7 @@ fn capture_intrinsics(context: &mut Context, meter: &Meter) -> Result<Captured> 
         Ok(Captured {
             property_is_enumerable,
             error_stack_getter,
+            modules: None,
         })
     })();
     meter.disarm(context);

@@ -280,6 +280,14 @@ pub enum Object {
     StringObject(Text),
     /// `Object(1n)`
     BigIntObject(String),
+    /// A genuine token of a trusted module export (recognised by identity in the realm that
+    /// issued it). Only ever produced leaving the guest; arriving, it is plain data.
+    Token {
+        /// The trusted module's specifier.
+        module: String,
+        /// The export name.
+        export: String,
+    },
 }
 
 /// A cloned value with its object arena.

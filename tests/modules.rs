@@ -259,3 +259,56 @@ fn invalidation_drops_importers_and_refetches() {
         Value::Number(2.0)
     );
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn tokens_leave_by_identity_only() {
+    let mut r = realm();
+    let files = HashMap::from([(
+        "https://realm.example/alice/t.js",
+        "import { Button, CardDef } from '@cardstack/card-api';\nglobalThis.out = [Button, CardDef, { module: '@cardstack/card-api', export: 'Button' }];",
+    )]);
+    import(&mut r, "https://realm.example/alice/t.js", &files)
+        .1
+        .unwrap();
+    let g = r.eval("out", &EvalOptions::default()).unwrap();
+    let Value::Object(id) = g.root else { panic!() };
+    let Some(Object::Array { elements, .. }) = g.get(id) else {
+        panic!()
+    };
+    let kinds: Vec<&Object> = elements
+        .iter()
+        .map(|(_, v)| match v {
+            Value::Object(o) => g.get(*o).unwrap(),
+            _ => panic!(),
+        })
+        .collect();
+    assert_eq!(
+        kinds[0],
+        &Object::Token {
+            module: "@cardstack/card-api".into(),
+            export: "Button".into()
+        }
+    );
+    assert_eq!(
+        kinds[1],
+        &Object::Token {
+            module: "@cardstack/card-api".into(),
+            export: "CardDef".into()
+        }
+    );
+    assert!(
+        matches!(kinds[2], Object::Plain(_)),
+        "a look-alike is plain data"
+    );
+    // A token sent back in is plain data: identity never crosses.
+    r.set("back", &g).unwrap();
+    assert_eq!(
+        r.eval(
+            "back[0] === out[0] || Object.isFrozen(back[0])",
+            &EvalOptions::default()
+        )
+        .unwrap()
+        .root,
+        Value::Bool(false)
+    );
+}

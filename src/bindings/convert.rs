@@ -47,6 +47,11 @@ export function kind_of(v) {
   if (tag === '[object Object]') return 'Plain';
   return 'Exotic:' + tag.slice(8, -1);
 }
+export class TrustedToken {
+  constructor(module, name) { this.module = module; this.export = name; Object.freeze(this); }
+}
+export function make_token(module, name) { return new TrustedToken(module, name); }
+export function is_token(v) { return v instanceof TrustedToken; }
 export function error_stack(e) { const s = e.stack; return typeof s === 'string' ? s : undefined; }
 export function unbox(v) { return v.valueOf(); }
 ")]
@@ -58,6 +63,36 @@ extern "C" {
     fn kind_of(v: &JsValue) -> String;
     fn error_stack(e: &JsValue) -> JsValue;
     fn unbox(v: &JsValue) -> JsValue;
+    fn make_token(module: &str, name: &str) -> JsValue;
+    fn is_token(v: &JsValue) -> bool;
+}
+
+thread_local! {
+    // In a worker, tokens leave as `{ [key]: [module, export] }` under a random per-worker
+    // key the guest never sees; the client turns exactly those into its TrustedToken class.
+    static TOKEN_KEY: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Sets the worker's token key (see `TOKEN_KEY`).
+pub fn set_token_key(key: Option<String>) {
+    TOKEN_KEY.with(|k| *k.borrow_mut() = key);
+}
+
+/// Whether `v` is a genuine trusted-export token made by this thread's engine.
+pub fn is_trusted_token(v: &JsValue) -> bool {
+    is_token(v)
+}
+
+fn token_value(module: &str, export: &str) -> JsValue {
+    match TOKEN_KEY.with(|k| k.borrow().clone()) {
+        Some(key) => {
+            let o = Object::new();
+            let pair = Array::of2(&JsValue::from_str(module), &JsValue::from_str(export));
+            define_data(&o, &JsValue::from_str(&key), &pair);
+            o.into()
+        }
+        None => make_token(module, export),
+    }
 }
 
 /// A JS string as boundary text, keeping lone surrogates.
@@ -476,6 +511,7 @@ pub fn from_graph(graph: &Graph) -> Result<JsValue, SandboxError> {
                 u8s.buffer().into()
             }
             GObject::View { .. } => JsValue::UNDEFINED,
+            GObject::Token { module, export } => token_value(module, export),
             GObject::BooleanObject(b) => box_value(&JsValue::from(*b)),
             GObject::NumberObject(n) => box_value(&JsValue::from(*n)),
             GObject::StringObject(s) => box_value(&js_text(s)),

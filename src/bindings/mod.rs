@@ -28,6 +28,12 @@ pub fn install_bridge() {
     }
 }
 
+/// Whether `value` is a genuine trusted-export token returned by a sync realm.
+#[wasm_bindgen(js_name = isTrustedToken)]
+pub fn is_trusted_token(value: JsValue) -> bool {
+    convert::is_trusted_token(&value)
+}
+
 /// Every stable error code, for the JS shim and documentation checks.
 #[wasm_bindgen(js_name = errorCodes)]
 pub fn error_codes() -> js_sys::Array {

@@ -41,10 +41,12 @@ fn error_reply(id: Option<u64>, error: &SandboxError) -> JsValue {
 
 #[wasm_bindgen]
 impl WorkerHost {
-    /// A host with no realms.
+    /// A host with no realms. `token_key` is the random key trusted-export tokens leave
+    /// under (see `convert::TOKEN_KEY`).
     #[wasm_bindgen(constructor)]
-    pub fn new() -> WorkerHost {
+    pub fn new(token_key: Option<String>) -> WorkerHost {
         super::install_bridge();
+        super::convert::set_token_key(token_key.filter(|k| k.len() >= 16));
         WorkerHost::default()
     }
 
@@ -100,6 +102,13 @@ fn encode(reply: Reply) -> JsValue {
                 let o = envelope("result");
                 field(&o, "id", &JsValue::from(id as f64));
                 field(&o, "value", &v);
+                if value
+                    .objects
+                    .iter()
+                    .any(|x| matches!(x, crate::value::Object::Token { .. }))
+                {
+                    field(&o, "tokens", &JsValue::TRUE);
+                }
                 o.into()
             }
             Err(e) => error_reply(Some(id), &e),

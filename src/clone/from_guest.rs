@@ -29,6 +29,8 @@ pub struct Captured {
     pub property_is_enumerable: JsObject,
     /// The getter of `Error.prototype.stack`.
     pub error_stack_getter: Option<JsObject>,
+    /// The realm's module state, to recognise its trusted-export tokens by identity.
+    pub modules: Option<std::rc::Rc<crate::modules::loader::Modules>>,
 }
 
 /// Why a conversion out of the guest failed.
@@ -179,6 +181,11 @@ impl Walker<'_> {
             );
             e.details.path = Some(path.render());
             return Err(boundary(e));
+        }
+        // Invariant: a token is recognised only by identity, and only this realm's own; a
+        // look-alike or another compartment's token is ordinary data.
+        if let Some((module, export)) = self.captured.modules.as_ref().and_then(|m| m.token_of(o)) {
+            return Ok(self.reserve(o, Object::Token { module, export }));
         }
         let refuse = |what: &str| Err(boundary(SandboxError::not_cloneable(&path.render(), what)));
         // Proxies first: a Proxy is neither its target's kind nor safe to introspect.

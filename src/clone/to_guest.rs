@@ -118,7 +118,8 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
             | Object::BooleanObject(_)
             | Object::NumberObject(_)
             | Object::StringObject(_)
-            | Object::BigIntObject(_) => {}
+            | Object::BigIntObject(_)
+            | Object::Token { .. } => {}
         }
     }
     value(&graph.root, context)
@@ -213,6 +214,21 @@ fn shell(object: &Object, context: &mut Context) -> JsResult<JsObject> {
             JsArrayBuffer::from_byte_block(block, context)?.into()
         }
         Object::View { .. } => return Err(malformed("view created out of order")),
+        // Arriving tokens are plain data: identity never crosses.
+        Object::Token { module, export } => {
+            let o = JsObject::with_object_proto(context.intrinsics());
+            o.create_data_property_or_throw(
+                js_string!("module"),
+                JsString::from(module.as_str()),
+                context,
+            )?;
+            o.create_data_property_or_throw(
+                js_string!("export"),
+                JsString::from(export.as_str()),
+                context,
+            )?;
+            o
+        }
         Object::BooleanObject(b) => {
             ctors
                 .boolean()

@@ -162,3 +162,30 @@ test('an edited module is seen by every compartment after invalidation, dependen
   assert.deepEqual(second.seen, [2, 2]);
   assert.ok(log.some((l) => l.path === '/realm/alice/dep.js'), 'fresh source was fetched');
 });
+
+test('tokens cross back as TrustedTokens by identity; look-alikes and other compartments\' tokens are plain data', async () => {
+  files.set('/realm/alice/export-tokens.js', "import { CardDef, field, Button } from '@cardstack/card-api';\nglobalThis.tree = { base: Button, again: Button, fake: { module: '@cardstack/card-api', export: 'Button' }, list: [Button] };");
+  const r = await run(async (pkg, { origin }) => {
+    const pool = new pkg.CompartmentPool();
+    const trusted = { '@cardstack/card-api': { CardDef: 'class', field: 'function', Button: 'value' } };
+    const a = await pkg.Compartment.create({ principal: `${origin}/realm/alice/`, modules: { trusted }, pool });
+    await a.import(`${origin}/realm/alice/export-tokens.js`);
+    const tree = await a.eval('tree');
+    const b = await pkg.Compartment.create({ principal: 'https://bob.example/', modules: { trusted }, pool });
+    await b.set('stolen', tree.base);
+    const back = await b.eval('stolen');
+    const lookalike = await a.eval("({ [Object.keys(tree)[0]]: 1, module: '@cardstack/card-api', export: 'Button' })");
+    pool.close();
+    const T = pkg.TrustedToken;
+    return {
+      base: tree.base instanceof T && tree.base.module === '@cardstack/card-api' && tree.base.export === 'Button',
+      sameObject: tree.base === tree.again,
+      list: tree.list[0] instanceof T,
+      fake: tree.fake instanceof T,
+      stolen: back instanceof T,
+      stolenShape: JSON.stringify(back),
+      lookalike: lookalike instanceof T,
+    };
+  }, { origin: h.origin });
+  assert.deepEqual(r, { base: true, sameObject: true, list: true, fake: false, stolen: false, stolenShape: '{"module":"@cardstack/card-api","export":"Button"}', lookalike: false });
+});
