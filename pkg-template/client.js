@@ -486,12 +486,7 @@ export class Compartment extends EventTarget {
     this.handler = o.handler;
     this.#options = {};
     for (const k of ['exposeHandlerAs', 'allowCodeGeneration', 'limits']) if (o[k] !== undefined) this.#options[k] = o[k];
-    // A principal that is a realm URL is the compartment's own realm by default.
-    const modules = { ...(o.modules || {}) };
-    if (modules.realms === undefined && /^https?:\/\/[^/]+\/(.*\/)?$/.test(o.principal)) modules.realms = [o.principal];
-    this.#options.modules = modules;
-    const list = (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-    this.#realms = [...list(modules.realms), ...list(modules.readable)].map((r) => { try { return new URL(r).href; } catch { return null; } }).filter(Boolean);
+    this.#options.modules = this.#policy(o.modules);
     this.timeoutMs = positive(o.limits?.timeoutMs, 'limits.timeoutMs', DEFAULT_TIMEOUT_MS);
   }
 
@@ -510,6 +505,34 @@ export class Compartment extends EventTarget {
     } catch (e) {
       slot.compartments.delete(realm);
       this.#slot = null;
+      throw e;
+    }
+  }
+
+  // A principal that is a realm URL is the compartment's own realm by default.
+  #policy(given) {
+    const modules = { ...(given || {}) };
+    if (modules.realms === undefined && /^https?:\/\/[^/]+\/(.*\/)?$/.test(this.#principal)) modules.realms = [this.#principal];
+    const list = (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+    this.#realms = [...list(modules.realms), ...list(modules.readable)]
+      .map((r) => { try { return new URL(r).href; } catch { return null; } })
+      .filter(Boolean);
+    return modules;
+  }
+
+  /**
+   * Replaces the module policy. Modules loaded under the old one are evicted; resolves with
+   * their URLs. Malformed or too-broad entries reject with SANDBOX_INVALID_OPTIONS.
+   */
+  async setModulePolicy(modules) {
+    const before = this.#realms;
+    const next = this.#policy(modules);
+    try {
+      const gone = await this.#send({ type: 'policy', modules: next });
+      this.#options.modules = next;
+      return gone;
+    } catch (e) {
+      this.#realms = before;
       throw e;
     }
   }

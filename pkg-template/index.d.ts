@@ -172,6 +172,8 @@ export class Compartment extends EventTarget {
   call(name: string, ...args: any[]): Promise<any>;
   /** Imports and evaluates a module graph under the module policy; resolves with its export names. */
   import(url: string): Promise<string[]>;
+  /** Replaces the module policy, evicting what was loaded under the old one; resolves with those URLs. */
+  setModulePolicy(modules: ModulePolicy): Promise<string[]>;
   /** Stops it now; its state is gone and the next call starts afresh. */
   terminate(): void;
   dispose(): Promise<void>;

@@ -101,6 +101,15 @@ pub enum Request {
         /// The bytes, or why fetching failed.
         source: std::result::Result<Vec<u8>, String>,
     },
+    /// Replace a realm's module policy, evicting what was loaded under the old one.
+    Policy {
+        /// Request id.
+        id: RequestId,
+        /// Target realm.
+        realm: u32,
+        /// The new policy.
+        policy: crate::modules::policy::Policy,
+    },
     /// Drop a module and its importers in every realm of this worker.
     Invalidate {
         /// Request id.
@@ -344,6 +353,17 @@ pub fn decode(graph: &Graph) -> std::result::Result<Request, (Option<RequestId>,
                 source,
             }
         }
+        "policy" => {
+            m.only(&["v", "type", "id", "realm", "modules"])
+                .map_err(fail)?;
+            let modules = m.graph("modules");
+            Request::Policy {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                realm: realm().map_err(fail)?,
+                policy: crate::modules::policy::Policy::parse(&modules, &modules.root)
+                    .map_err(fail)?,
+            }
+        }
         "invalidate" => {
             m.only(&["v", "type", "id", "url"]).map_err(fail)?;
             Request::Invalidate {
@@ -532,6 +552,19 @@ impl Dispatcher {
                     error,
                 }),
             },
+            Request::Policy { id, realm, policy } => match self.realm(realm) {
+                Ok(r) => {
+                    let gone = r.set_module_policy(policy);
+                    replies.push(Reply::Result {
+                        id,
+                        value: url_list(gone),
+                    });
+                }
+                Err(error) => replies.push(Reply::Error {
+                    id: Some(id),
+                    error,
+                }),
+            },
             Request::Invalidate { id, url } => {
                 let mut gone = Vec::new();
                 for r in self.realms.values_mut() {
@@ -539,23 +572,10 @@ impl Dispatcher {
                 }
                 gone.sort();
                 gone.dedup();
-                let mut value = Graph::undefined();
-                let list = value.push(Object::Array {
-                    length: u32::try_from(gone.len()).unwrap_or(u32::MAX),
-                    elements: gone
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, u)| {
-                            (
-                                u32::try_from(i).unwrap_or(u32::MAX),
-                                Value::String(Text::Utf8(u)),
-                            )
-                        })
-                        .collect(),
-                    extra: Vec::new(),
+                replies.push(Reply::Result {
+                    id,
+                    value: url_list(gone),
                 });
-                value.root = Value::Object(list);
-                replies.push(Reply::Result { id, value });
             }
             Request::Dispose { id, realm } => {
                 let result = match self.realms.remove(&realm) {
@@ -634,6 +654,26 @@ impl Dispatcher {
             }
         }
     }
+}
+
+fn url_list(urls: Vec<String>) -> Graph {
+    let mut value = Graph::undefined();
+    let list = value.push(Object::Array {
+        length: u32::try_from(urls.len()).unwrap_or(u32::MAX),
+        elements: urls
+            .into_iter()
+            .enumerate()
+            .map(|(i, u)| {
+                (
+                    u32::try_from(i).unwrap_or(u32::MAX),
+                    Value::String(Text::Utf8(u)),
+                )
+            })
+            .collect(),
+        extra: Vec::new(),
+    });
+    value.root = Value::Object(list);
+    value
 }
 
 fn unit(id: RequestId, result: Result<()>) -> Reply {

@@ -423,6 +423,15 @@ impl Realm {
         self.finish_imports()
     }
 
+    /// Replaces the module policy; every module loaded under the old one is evicted.
+    /// Returns the URLs evicted.
+    pub fn set_module_policy(&mut self, policy: crate::modules::policy::Policy) -> Vec<String> {
+        self.inner
+            .as_ref()
+            .map(|i| i.modules.set_policy(policy))
+            .unwrap_or_default()
+    }
+
     /// Drops `url` and every module importing it; the next import fetches them again.
     pub fn invalidate(&mut self, url: &str) -> Vec<String> {
         self.inner

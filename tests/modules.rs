@@ -312,3 +312,31 @@ fn tokens_leave_by_identity_only() {
         Value::Bool(false)
     );
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_policy_change_evicts_what_was_loaded_under_the_old_one() {
+    let mut r = realm();
+    let files = HashMap::from([
+        (
+            "https://realm.example/alice/a.js",
+            "import './b.js'; globalThis.a = 1;",
+        ),
+        ("https://realm.example/alice/b.js", "globalThis.b = 1;"),
+    ]);
+    import(&mut r, "https://realm.example/alice/a.js", &files)
+        .1
+        .unwrap();
+    let gone = r.set_module_policy(Policy::new(&["https://realm.example/bob/"], &[], &[]).unwrap());
+    assert_eq!(
+        gone,
+        [
+            "https://realm.example/alice/a.js",
+            "https://realm.example/alice/b.js"
+        ]
+    );
+    let e = r
+        .import("https://realm.example/alice/a.js")
+        .expect_err("no longer allowed");
+    assert_eq!(e.code, ErrorCode::PolicyDenied);
+    assert!(r.take_fetches().is_empty());
+}

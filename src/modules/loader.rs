@@ -43,7 +43,7 @@ pub const DENIED_MARKER: &str = "[SANDBOX_POLICY_DENIED]";
 /// The module state of one realm.
 #[derive(Default)]
 pub struct Modules {
-    policy: Policy,
+    policy: RefCell<Policy>,
     /// Parsed modules by canonical URL (and trusted modules by specifier).
     map: RefCell<HashMap<String, Module>>,
     /// Requests of each parsed module, resolved, with whether each is a dynamic `import()`.
@@ -62,15 +62,45 @@ impl Modules {
     #[must_use]
     pub fn new(policy: Policy) -> Self {
         Self {
-            policy,
+            policy: RefCell::new(policy),
             ..Self::default()
         }
     }
 
-    /// The policy.
+    /// The policy in force.
     #[must_use]
-    pub fn policy(&self) -> &Policy {
-        &self.policy
+    pub fn policy(&self) -> Policy {
+        self.policy.borrow().clone()
+    }
+
+    /// Replaces the policy. Every module resolved under the old one is evicted (coarse, but
+    /// no module stays loaded on a decision the new policy might not make); returns the
+    /// URLs evicted. Trusted modules stay: their tokens keep their identity.
+    pub fn set_policy(&self, policy: Policy) -> Vec<String> {
+        *self.policy.borrow_mut() = policy;
+        let trusted: Vec<String> = self
+            .policy
+            .borrow()
+            .trusted()
+            .iter()
+            .map(|t| t.specifier.clone())
+            .collect();
+        let mut gone: Vec<String> = self
+            .map
+            .borrow()
+            .keys()
+            .chain(self.failed.borrow().keys())
+            .filter(|u| !trusted.contains(u))
+            .cloned()
+            .collect();
+        for u in &gone {
+            self.map.borrow_mut().remove(u);
+            self.failed.borrow_mut().remove(u);
+        }
+        self.edges.borrow_mut().clear();
+        gone.sort();
+        gone.dedup();
+        gone
     }
 
     /// Fetches the host must perform, in request order.
@@ -120,7 +150,7 @@ impl Modules {
         context: &mut Context,
     ) {
         self.inflight.borrow_mut().remove(url);
-        let resolved = match self.policy.resolve(url, None) {
+        let resolved = match self.policy.borrow().resolve(url, None) {
             Ok(r) if r.url == url => r,
             _ => {
                 self.fail(
@@ -146,7 +176,7 @@ impl Modules {
                 return;
             }
         };
-        if let Err(e) = self.policy.verify(&resolved, &bytes) {
+        if let Err(e) = self.policy.borrow().verify(&resolved, &bytes) {
             self.fail(url, e);
             return;
         }
@@ -165,7 +195,7 @@ impl Modules {
         };
         let mut edges = Vec::new();
         for (specifier, dynamic) in requests(&text) {
-            let r = self.policy.resolve(&specifier, Some(url));
+            let r = self.policy.borrow().resolve(&specifier, Some(url));
             if let Ok(ok) = &r {
                 self.request(ok);
             }
@@ -397,6 +427,7 @@ impl ModuleLoader for Loader {
         let modules = &self.0;
         let resolved = modules
             .policy
+            .borrow()
             .resolve(&specifier, base.as_deref())
             .map_err(|e| {
                 // Catchable by the guest; the marker lets the realm report the typed code.
@@ -405,6 +436,7 @@ impl ModuleLoader for Loader {
         if matches!(resolved.grant, Grant::Trusted) {
             let t = modules
                 .policy
+                .borrow()
                 .trusted()
                 .iter()
                 .find(|t| t.specifier == resolved.url)

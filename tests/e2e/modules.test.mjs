@@ -189,3 +189,29 @@ test('tokens cross back as TrustedTokens by identity; look-alikes and other comp
   }, { origin: h.origin });
   assert.deepEqual(r, { base: true, sameObject: true, list: true, fake: false, stolen: false, stolenShape: '{"module":"@cardstack/card-api","export":"Button"}', lookalike: false });
 });
+
+test('a policy change evicts and denies; a malformed policy is refused at set-up', async () => {
+  const r = await run(async (pkg, { origin }) => {
+    const pool = new pkg.CompartmentPool();
+    const c = await pkg.Compartment.create({ principal: `${origin}/realm/alice/`, pool });
+    await c.import(`${origin}/realm/alice/editable.js`);
+    const gone = await c.setModulePolicy({ realms: [`${origin}/realm/bob/`] });
+    let after;
+    try { await c.import(`${origin}/realm/alice/editable.js`); after = 'loaded'; } catch (e) { after = e.code; }
+    const bad = {};
+    for (const [name, modules] of [['scheme only', { realms: ['https://'] }], ['empty', { realms: [''] }], ['no boundary', { realms: [`${origin}/realm/alice`] }], ['not a url', { readable: ['realm alice'] }], ['unknown key', { realm: [] }]]) {
+      try { await pkg.Compartment.create({ principal: 'p', modules, pool }); bad[name] = 'accepted'; } catch (e) { bad[name] = [e.code, e.option]; }
+    }
+    pool.close();
+    return { gone, after, bad };
+  }, { origin: h.origin });
+  assert.deepEqual(r.gone, [`${h.origin}/realm/alice/dep.js`, `${h.origin}/realm/alice/editable.js`]);
+  assert.equal(r.after, 'SANDBOX_POLICY_DENIED');
+  assert.deepEqual(r.bad, {
+    'scheme only': ['SANDBOX_INVALID_OPTIONS', 'modules.realms'],
+    empty: ['SANDBOX_INVALID_OPTIONS', 'modules.realms'],
+    'no boundary': ['SANDBOX_INVALID_OPTIONS', 'modules.realms'],
+    'not a url': ['SANDBOX_INVALID_OPTIONS', 'modules.readable'],
+    'unknown key': ['SANDBOX_INVALID_OPTIONS', 'modules.realm'],
+  });
+});
