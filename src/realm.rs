@@ -459,10 +459,11 @@ impl Realm {
                 continue;
             }
             let id = self.id;
+            let entry = url.clone();
             let result = self.enter(true, move |inner| {
                 let module = inner
                     .modules
-                    .get(&url)
+                    .get(&entry)
                     .ok_or_else(|| JsNativeError::typ().with_message("module vanished"))?;
                 let promise = module.load_link_evaluate(&mut inner.context);
                 inner.context.run_jobs()?;
@@ -474,9 +475,35 @@ impl Realm {
                     _ => Ok(export_names(&module, &mut inner.context)?),
                 }
             });
-            out.push((token, settled_now(result)));
+            out.push((
+                token,
+                settled_now(result).map_err(|e| self.place_link_error(&url, e)),
+            ));
         }
         out
+    }
+
+    /// A link error (Boa gives no position) becomes `SANDBOX_SYNTAX` at the import that
+    /// names the missing binding.
+    fn place_link_error(&self, entry: &str, mut e: SandboxError) -> SandboxError {
+        let Some(inner) = self.inner.as_ref() else {
+            return e;
+        };
+        if e.details.name.as_deref() != Some("SyntaxError") || e.details.location.is_some() {
+            return e;
+        }
+        let message = e.details.guest_message.clone().unwrap_or_default();
+        let name = message.split('`').nth(1).unwrap_or_default();
+        if let Some((url, line, column)) = inner.modules.locate_import(entry, name) {
+            e.code = ErrorCode::Syntax;
+            e.message = format!("link error: {message} (at {url}:{line}:{column})");
+            e.details.location = Some(Location {
+                filename: url,
+                line,
+                column,
+            });
+        }
+        e
     }
 
     /// Async host calls the guest made since the last take.

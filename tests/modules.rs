@@ -340,3 +340,27 @@ fn a_policy_change_evicts_what_was_loaded_under_the_old_one() {
     assert_eq!(e.code, ErrorCode::PolicyDenied);
     assert!(r.take_fetches().is_empty());
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn link_errors_name_the_module() {
+    let mut r = realm();
+    let files = HashMap::from([
+        (
+            "https://realm.example/alice/importer.js",
+            "import { nope } from './lib.js';\nglobalThis.x = nope;",
+        ),
+        (
+            "https://realm.example/alice/lib.js",
+            "export const yes = 1;",
+        ),
+    ]);
+    let e = import(&mut r, "https://realm.example/alice/importer.js", &files)
+        .1
+        .expect_err("link error");
+    assert_eq!(e.code, ErrorCode::Syntax, "{e}");
+    let loc = e.details.location.expect("location");
+    assert_eq!(
+        (loc.filename.as_str(), loc.line, loc.column),
+        ("https://realm.example/alice/importer.js", 1, 10)
+    );
+}

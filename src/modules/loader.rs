@@ -46,6 +46,8 @@ pub struct Modules {
     policy: RefCell<Policy>,
     /// Parsed modules by canonical URL (and trusted modules by specifier).
     map: RefCell<HashMap<String, Module>>,
+    /// Their source text, to place link errors.
+    sources: RefCell<HashMap<String, String>>,
     /// Requests of each parsed module, resolved, with whether each is a dynamic `import()`.
     edges: RefCell<HashMap<String, Vec<Edge>>>,
     /// Load failures (fetch errors, syntax errors, integrity mismatches) by URL.
@@ -203,6 +205,7 @@ impl Modules {
         }
         self.edges.borrow_mut().insert(url.to_owned(), edges);
         self.map.borrow_mut().insert(url.to_owned(), module);
+        self.sources.borrow_mut().insert(url.to_owned(), text);
     }
 
     fn fail(&self, url: &str, error: SandboxError) {
@@ -271,8 +274,42 @@ impl Modules {
             self.map.borrow_mut().remove(u);
             self.edges.borrow_mut().remove(u);
             self.failed.borrow_mut().remove(u);
+            self.sources.borrow_mut().remove(u);
         }
         gone
+    }
+
+    /// Where a link error about `name` (an import binding) comes from: the first import
+    /// statement naming it in the graph under `entry`, as (url, line, column).
+    #[must_use]
+    pub fn locate_import(&self, entry: &str, name: &str) -> Option<(String, u32, u32)> {
+        let sources = self.sources.borrow();
+        let mut seen = HashSet::new();
+        let mut stack = vec![entry.to_owned()];
+        while let Some(u) = stack.pop() {
+            if !seen.insert(u.clone()) {
+                continue;
+            }
+            if let Some(src) = sources.get(&u) {
+                for (i, line) in src.lines().enumerate() {
+                    let t = line.trim_start();
+                    if (t.starts_with("import") || t.starts_with("export")) && t.contains(" from ")
+                    {
+                        if let Some(col) = find_word(line, name) {
+                            return Some((u, u32::try_from(i + 1).unwrap_or(u32::MAX), col));
+                        }
+                    }
+                }
+            }
+            if let Some(edges) = self.edges.borrow().get(&u) {
+                stack.extend(
+                    edges
+                        .iter()
+                        .filter_map(|(_, r)| r.as_ref().ok().map(|r| r.url.clone())),
+                );
+            }
+        }
+        None
     }
 
     fn trusted_module(&self, t: &TrustedModule, context: &mut Context) -> JsResult<Module> {
@@ -375,6 +412,23 @@ pub fn requests(source: &str) -> Vec<(String, bool)> {
         i += rest.chars().next().map_or(1, char::len_utf8);
     }
     out
+}
+
+/// 1-based column of `word` as a whole identifier in `line`.
+fn find_word(line: &str, word: &str) -> Option<u32> {
+    let bytes = line.as_bytes();
+    let mut from = 0;
+    while let Some(at) = line[from..].find(word) {
+        let start = from + at;
+        let end = start + word.len();
+        let before = start == 0 || !is_ident(bytes[start - 1]);
+        let after = end >= bytes.len() || !is_ident(bytes[end]);
+        if before && after {
+            return u32::try_from(line[..start].chars().count() + 1).ok();
+        }
+        from = end;
+    }
+    None
 }
 
 fn is_ident(b: u8) -> bool {
