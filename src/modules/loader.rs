@@ -293,11 +293,11 @@ impl Modules {
             if let Some(src) = sources.get(&u) {
                 for (i, line) in src.lines().enumerate() {
                     let t = line.trim_start();
-                    if (t.starts_with("import") || t.starts_with("export")) && t.contains(" from ")
+                    if (t.starts_with("import") || t.starts_with("export"))
+                        && t.contains(" from ")
+                        && let Some(col) = find_word(line, name)
                     {
-                        if let Some(col) = find_word(line, name) {
-                            return Some((u, u32::try_from(i + 1).unwrap_or(u32::MAX), col));
-                        }
+                        return Some((u, u32::try_from(i + 1).unwrap_or(u32::MAX), col));
                     }
                 }
             }
