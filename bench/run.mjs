@@ -10,7 +10,7 @@
 //   - native V8 in a dedicated worker (the same source, imported as a module)
 // in Debian's headless Chromium under the project's strict CSP, and writes
 // bench/results/latest.json and bench/results/latest.md. See bench/README.md.
-import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync, brotliCompressSync, constants as zc } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -66,10 +66,70 @@ const median = (xs) => {
 const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
 const t0 = Date.now();
 const loadAtStart = os.loadavg();
+
+// Other work on the machine skews every figure. On Linux, sample /proc once a second and
+// add up the CPU time of processes outside this run's own tree (node, Chromium and its
+// children): that is the competition this run had.
+function cpuMonitor() {
+  const HZ = 100; // USER_HZ: /proc reports clock ticks of 1/100 s on Linux
+  const last = new Map();
+  let mine = 0;
+  let foreign = 0;
+  let ok = true;
+  const read = () => {
+    const procs = new Map();
+    let names;
+    try {
+      names = readdirSync('/proc').filter((n) => /^\d+$/.test(n));
+    } catch {
+      ok = false;
+      return null;
+    }
+    for (const n of names) {
+      try {
+        const text = readFileSync(`/proc/${n}/stat`, 'utf8');
+        const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+        procs.set(Number(n), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      } catch { /* gone */ }
+    }
+    return procs;
+  };
+  const ours = (procs, pid) => {
+    for (let p = pid, i = 0; p > 1 && i < 64; i++) {
+      if (p === process.pid) return true;
+      p = procs.get(p)?.ppid ?? 0;
+    }
+    return false;
+  };
+  const sample = (baseline) => {
+    const procs = read();
+    if (!procs) return;
+    for (const [pid, { ticks }] of procs) {
+      const before = last.get(pid) ?? (baseline ? ticks : 0);
+      last.set(pid, ticks);
+      const d = Math.max(0, ticks - before);
+      if (ours(procs, pid)) mine += d;
+      else foreign += d;
+    }
+  };
+  sample(true);
+  const timer = setInterval(() => sample(false), 1000);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample(false);
+      return ok ? { ownCpuS: +(mine / HZ).toFixed(1), otherCpuS: +(foreign / HZ).toFixed(1) } : null;
+    },
+  };
+}
+const cpu = cpuMonitor();
 const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1).padStart(5)} s]`, ...a);
 
+// performance.now() ticks in 100 µs steps here (no cross-origin isolation): 0 means "below it".
+const TICK_MS = 0.1;
 function fmtMs(ms) {
   if (ms === null || ms === undefined) return '—';
+  if (ms === 0) return `< ${TICK_MS} ms`;
   if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
   if (ms >= 100) return `${ms.toFixed(0)} ms`;
   if (ms >= 10) return `${ms.toFixed(1)} ms`;
@@ -77,7 +137,8 @@ function fmtMs(ms) {
   return `${ms.toFixed(3)} ms`;
 }
 function fmtRatio(a, b) {
-  if (a == null || b == null || b === 0) return '—';
+  if (a == null || b == null || a === 0) return '—';
+  if (b === 0) return `> ${fmtRatio(a, TICK_MS)}`;
   const r = a / b;
   return r >= 100 ? `${r.toFixed(0)}×` : r >= 10 ? `${r.toFixed(1)}×` : `${r.toFixed(2)}×`;
 }
@@ -420,10 +481,14 @@ const machine = {
   wasmSha256: WASM_SHA256,
   pageCsp: raw.pageEval === 'EvalError' ? 'in force (eval refused on the page)' : `NOT in force? eval: ${raw.pageEval}`,
   durationS: +((Date.now() - t0) / 1000).toFixed(1),
-  // Other processes compete for the same cores: the 1-minute load average, before and after.
+  // Other processes compete for the same cores: the 1-minute load average before the run
+  // (after it, the figure includes this run), and the CPU time used outside this run.
   loadAverage1m: { start: +loadAtStart[0].toFixed(2), end: +os.loadavg()[0].toFixed(2) },
+  cpuTime: cpu.stop(),
 };
-const busy = Math.max(machine.loadAverage1m.start, machine.loadAverage1m.end) > machine.cpuCount * 0.75;
+const durationS = (Date.now() - t0) / 1000;
+const otherShare = machine.cpuTime ? machine.cpuTime.otherCpuS / durationS : null; // in cores
+const busy = otherShare !== null ? otherShare > 0.1 : machine.loadAverage1m.start > machine.cpuCount * 0.5;
 
 const cell = (v) => (v === 'cap' ? `> cap (${fmtMs(CAP_MS)})` : fmtMs(v));
 const ratio = (a, b) => (a === 'cap' || b === 'cap' ? '—' : fmtRatio(a, b));
@@ -432,7 +497,7 @@ md.push('# isolated-realm benchmark');
 md.push('');
 md.push(`${machine.date} · ${machine.cpuCount} × ${machine.cpuModel} · ${machine.memoryGiB} GiB · Chromium ${machine.chromium} (headless) · Node ${machine.node} · quickjs-emscripten ${machine.quickjsEmscripten} (release-sync) · commit ${machine.commit ?? 'unknown'}, wasm sha256 ${machine.wasmSha256.slice(0, 12)} · run took ${machine.durationS} s · page CSP ${machine.pageCsp}`);
 md.push('');
-md.push(`Load average (1 min): ${machine.loadAverage1m.start} at the start, ${machine.loadAverage1m.end} at the end, on ${machine.cpuCount} CPUs${busy ? ' — **the machine was busy with other work during this run; expect noisy, slower figures**' : ''}.`);
+md.push(`Competing work: ${machine.cpuTime ? `other processes used ${machine.cpuTime.otherCpuS} CPU-seconds during the run (${(otherShare * 100).toFixed(0)} % of one core on average; this run used ${machine.cpuTime.ownCpuS})` : 'not measured'}; 1-minute load average ${machine.loadAverage1m.start} before the run, on ${machine.cpuCount} CPUs${busy ? ' — **the machine was busy with other work during this run: expect noisy, slower figures**' : ' — the machine was otherwise quiet'}.`);
 md.push('');
 md.push('Medians, one run of `node bench/run.mjs`. Ratios are isolated-realm ÷ baseline (lower is better; 1.00× = as fast). "agree" checks that every engine returned the same result.');
 md.push('');

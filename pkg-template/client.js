@@ -14,7 +14,7 @@ const now = () => performance.now();
 const WASM_URL = new URL('./isolated_realm_bg.wasm', import.meta.url);
 const V = 1;
 
-const POOL_OPTIONS = ['maxWorkers', 'idleTimeoutMs', 'graceMs', 'memoryLimitMb', 'maxInFlight', 'maxSourceLength', 'wasm', 'credentials', 'fetchTimeoutMs'];
+const POOL_OPTIONS = ['maxWorkers', 'idleTimeoutMs', 'graceMs', 'memoryLimitMb', 'maxInFlight', 'maxSourceLength', 'wasm', 'credentials', 'fetchTimeoutMs', 'asyncTimeoutMs'];
 const CREATE_OPTIONS = ['principal', 'handler', 'exposeHandlerAs', 'allowCodeGeneration', 'limits', 'modules', 'pool'];
 const DEFAULT_TIMEOUT_MS = 1000;
 
@@ -110,7 +110,8 @@ function revive(value, key) {
     } else if (v instanceof Set) {
       for (const x of [...v]) { v.delete(x); v.add(walk(x)); }
     } else {
-      for (const k of keys) v[k] = walk(v[k]);
+      // defineProperty, not assignment: an own `__proto__` key must stay a plain key.
+      for (const k of keys) Object.defineProperty(v, k, { value: walk(v[k]), writable: true, enumerable: true, configurable: true });
     }
     return v;
   };
@@ -151,15 +152,24 @@ class Slot {
     }, (e) => this.kill('crashed', `the engine could not be compiled: ${e && e.message}`));
   }
 
+  /** Running or queued work (calls waiting on promises are not running). */
   get busy() {
-    return this.calls.size > 0;
+    return this.queue.length > 0 || this.ticking;
   }
 
   /** Sends a request; resolves with its result. */
   request(message, compartment, timeoutMs) {
     if (this.dead) return Promise.reject(this.dead);
-    if (this.calls.size >= this.pool.maxInFlight) {
-      return Promise.reject(fail('SANDBOX_LIMIT_EXCEEDED', `more than ${this.pool.maxInFlight} calls are in flight on this worker`, { limit: 'maxInFlight' }));
+    const counted = ['eval', 'set', 'call', 'import'].includes(message.type);
+    // Internal messages (answers to the guest's host calls and fetches) are never capped:
+    // refusing one would leave a guest promise waiting forever.
+    // The cap is per compartment, so one compartment's waiting calls cannot starve its siblings.
+    if (counted) {
+      let mine = 0;
+      for (const call of this.calls.values()) if (call.compartment === compartment) mine++;
+      if (mine >= this.pool.maxInFlight) {
+        return Promise.reject(fail('SANDBOX_LIMIT_EXCEEDED', `more than ${this.pool.maxInFlight} calls of this compartment are in flight`, { limit: 'maxInFlight' }));
+      }
     }
     const id = this.pool.nextId++;
     const envelope = { v: V, id, ...message };
@@ -175,7 +185,6 @@ class Slot {
         return;
       }
       this.lastUsed = now();
-      const counted = ['eval', 'set', 'call', 'import'].includes(message.type);
       this.calls.set(id, { resolve, reject, timeoutMs, compartment, counted, started: now() });
       this.queue.push(id);
       if (this.queue.length === 1) this.#armHead();
@@ -203,6 +212,7 @@ class Slot {
     const call = this.calls.get(id);
     if (!call) return null;
     this.calls.delete(id);
+    if (call.waitTimer) clearTimer(call.waitTimer);
     const at = this.queue.indexOf(id);
     if (at >= 0) this.queue.splice(at, 1);
     if (at === 0) this.#armHead();
@@ -233,11 +243,19 @@ class Slot {
         return;
       }
       case 'pending': {
-        // Not running: waiting on host calls. Its deadline no longer applies; it stays
-        // in `calls` so it is rejected if the worker dies.
+        // Not running: waiting on host calls, timers or a later call. Its deadline no longer
+        // applies; it stays in `calls` so it is rejected if the worker dies, and it gives
+        // up after asyncTimeoutMs so a promise that never settles never hangs the host.
         const at = this.queue.indexOf(msg.id);
         if (at >= 0) this.queue.splice(at, 1);
         if (at === 0) this.#armHead();
+        const call = this.calls.get(msg.id);
+        if (call) {
+          call.waitTimer = setTimer(() => {
+            const waiting = this.#finish(msg.id);
+            waiting?.reject(fail('SANDBOX_LIMIT_EXCEEDED', `the result was still pending after asyncTimeoutMs (${this.pool.asyncTimeoutMs} ms)`, { limit: 'asyncTimeoutMs' }));
+          }, this.pool.asyncTimeoutMs);
+        }
         return;
       }
       case 'host-call':
@@ -331,6 +349,7 @@ class Slot {
     const hadPending = new Set();
     for (const call of this.calls.values()) {
       if (call.compartment) hadPending.add(call.compartment);
+      if (call.waitTimer) clearTimer(call.waitTimer);
       call.reject(this.dead);
     }
     this.calls.clear();
@@ -359,6 +378,7 @@ export class CompartmentPool extends EventTarget {
     if (o.credentials !== undefined && typeof o.credentials !== 'function') throw invalid('credentials', 'must be a function');
     this.credentials = o.credentials;
     this.fetchTimeoutMs = positive(o.fetchTimeoutMs, 'fetchTimeoutMs', 30_000);
+    this.asyncTimeoutMs = positive(o.asyncTimeoutMs, 'asyncTimeoutMs', 30_000);
     this.slots = new Map(); // principal -> Slot
     this.nextId = 1;
     this.nextRealm = 1;

@@ -106,6 +106,8 @@ export interface PoolOptions {
   credentials?: (realm: string, url: string) => Record<string, string> | undefined | Promise<Record<string, string> | undefined>;
   /** Module fetch timeout, ms. Default 30000. */
   fetchTimeoutMs?: number;
+  /** A call whose result is a promise still pending after this long rejects (limit 'asyncTimeoutMs'). Default 30000. */
+  asyncTimeoutMs?: number;
 }
 
 /** What modules a compartment may import. Malformed or too-broad entries are SANDBOX_INVALID_OPTIONS. */

@@ -636,10 +636,18 @@ impl Dispatcher {
         }
     }
 
-    /// Host calls and reports of every realm, after the replies that caused them.
+    /// Host calls and reports of every realm, after the replies that caused them; and any
+    /// waiting entry a later call settled (`done(5)` resolving an earlier eval's promise).
     fn flush_host_calls(&mut self, replies: &mut Vec<Reply>) {
         let mut realms: Vec<u32> = self.realms.keys().copied().collect();
         realms.sort_unstable();
+        for &realm in &realms {
+            let finished = match self.realms.get_mut(&realm) {
+                Some(r) => r.take_finished(),
+                None => continue,
+            };
+            self.deliver(realm, finished, replies);
+        }
         for realm in realms {
             if let Some(r) = self.realms.get_mut(&realm) {
                 for report in r.take_reports() {

@@ -582,6 +582,15 @@ impl Realm {
         }
     }
 
+    /// Pending entries whose promise settled since (by any later entry), with results.
+    pub fn take_finished(&mut self) -> Vec<(u64, Result<Graph>)> {
+        if self.has_pending() {
+            self.finished()
+        } else {
+            Vec::new()
+        }
+    }
+
     /// Collects pending entries whose promise settled, converting each result.
     fn finished(&mut self) -> Vec<(u64, Result<Graph>)> {
         let settled: Vec<(u64, JsPromise)> = match self.inner.as_ref() {
@@ -668,21 +677,48 @@ impl Realm {
         });
         let thrown = std::mem::take(&mut *inner.platform.uncaught.borrow_mut());
         let rejected = platform::take_unhandled(&inner.platform);
-        for value in thrown {
-            let e = guest_threw(&value, inner);
+        // Describing errors runs guest getters: one small budget for all of an entry's
+        // reports (not one each), and at most MAX_REPORTS described; the rest are counted.
+        const MAX_REPORTS: usize = 20;
+        let total = thrown.len() + rejected.len();
+        inner.meter.arm(
+            &mut inner.context,
+            1_000_000,
+            web_time::Duration::from_millis(50),
+        );
+        let items = thrown
+            .into_iter()
+            .map(|v| (v, false))
+            .chain(rejected.into_iter().map(|v| (v, true)))
+            .take(MAX_REPORTS);
+        let mut described = 0;
+        for (value, unhandled) in items {
+            if inner.meter.tripped().is_some() {
+                break;
+            }
+            described += 1;
+            let e = describe_thrown(&value, inner);
+            let report = if unhandled {
+                Report::UnhandledRejection(e)
+            } else {
+                Report::Uncaught(e)
+            };
+            inner.platform.reports.borrow_mut().push(report);
+        }
+        inner.meter.disarm(&mut inner.context);
+        if described < total {
+            let e = SandboxError::new(
+                ErrorCode::GuestThrew,
+                format!(
+                    "{} more uncaught errors were not described",
+                    total - described
+                ),
+            );
             inner
                 .platform
                 .reports
                 .borrow_mut()
                 .push(Report::Uncaught(e));
-        }
-        for reason in rejected {
-            let e = guest_threw(&reason, inner);
-            inner
-                .platform
-                .reports
-                .borrow_mut()
-                .push(Report::UnhandledRejection(e));
         }
     }
 
@@ -897,19 +933,25 @@ fn classify_js(err: JsError, inner: &mut Inner) -> SandboxError {
 
 /// `SANDBOX_GUEST_THREW` with name, message, stack and location of a thrown guest value.
 fn guest_threw(thrown: &JsValue, inner: &mut Inner) -> SandboxError {
-    // Reading the error runs no guest code we do not meter: arm a small budget.
+    // Reading the error runs guest getters: arm a small budget of its own.
     inner.meter.arm(
         &mut inner.context,
         1_000_000,
-        web_time::Duration::from_millis(100),
+        web_time::Duration::from_millis(50),
     );
+    let e = describe_thrown(thrown, inner);
+    inner.meter.disarm(&mut inner.context);
+    e
+}
+
+/// `SANDBOX_GUEST_THREW` for a thrown value, under whatever budget the caller armed.
+fn describe_thrown(thrown: &JsValue, inner: &mut Inner) -> SandboxError {
     let graph = from_guest(
         thrown,
         &inner.captured,
         CloneLimits::default(),
         &mut inner.context,
     );
-    inner.meter.disarm(&mut inner.context);
     let mut e = SandboxError::new(ErrorCode::GuestThrew, "");
     match graph {
         Ok(g) => match g.root {
@@ -1041,9 +1083,23 @@ fn capture_intrinsics(context: &mut Context, meter: &Meter) -> Result<Captured> 
             Some(d) => d.get(js_string!("get"), context)?.as_object(),
             None => None,
         };
+        let regexp_proto = context.intrinsics().constructors().regexp().prototype();
+        let desc = get_own
+            .as_callable()
+            .ok_or_else(|| JsNativeError::typ().with_message("getOwnPropertyDescriptor missing"))?
+            .call(
+                &JsValue::undefined(),
+                &[regexp_proto.into(), js_string!("unicodeSets").into()],
+                context,
+            )?;
+        let regexp_unicode_sets = match desc.as_object() {
+            Some(d) => d.get(js_string!("get"), context)?.as_object(),
+            None => None,
+        };
         Ok(Captured {
             property_is_enumerable,
             error_stack_getter,
+            regexp_unicode_sets,
             modules: None,
         })
     })();

@@ -204,6 +204,30 @@ fn a_full_exchange_with_async_host_calls() {
         other => panic!("{other:?}"),
     }
 
+    // A waiting entry settled by a later call is answered then.
+    let replies = d.handle(&msg("{ v: 1, type: 'eval', id: 20, realm: 7, source: 'new Promise((r) => { globalThis.done = r })' }"));
+    assert!(
+        matches!(replies[0], Reply::Pending { id: 20 }),
+        "{replies:?}"
+    );
+    let replies = d.handle(&msg(
+        "{ v: 1, type: 'eval', id: 21, realm: 7, source: 'done(5); 0' }",
+    ));
+    assert!(
+        replies.contains(&Reply::Result {
+            id: 20,
+            value: Graph::primitive(Value::Number(5.0))
+        }),
+        "{replies:?}"
+    );
+    assert!(
+        replies.contains(&Reply::Result {
+            id: 21,
+            value: Graph::primitive(Value::Number(0.0))
+        }),
+        "{replies:?}"
+    );
+
     // Settling an unknown call is a protocol error answered with the settle's id.
     let r = one(
         &mut d,

@@ -29,6 +29,7 @@ const toLower = String.prototype.toLocaleLowerCase;
 const stringify = JSON.stringify;
 const cache = new Map();
 const MAX_CACHED = 256;
+const METHODS = new Set(['format', 'formatToParts', 'formatRange', 'select', 'compare']);
 const SETTABLE = ['href', 'protocol', 'username', 'password', 'host', 'hostname', 'port', 'pathname', 'search', 'hash'];
 
 function record(u) {
@@ -85,7 +86,7 @@ export function bridge_call(op, args) {
       if (args[0] === 'DateTimeFormat' && (method === 'format' || method === 'formatToParts' || method === 'formatRange')) {
         return plain(f[method](...call.map((t) => new Date(t))));
       }
-      if (typeof f[method] !== 'function' || method === 'constructor') throw new TypeError(`unknown Intl method ${method}`);
+      if (!METHODS.has(method)) throw new TypeError(`unknown Intl method ${method}`);
       return plain(f[method](...call));
     }
     case 'intl.value': {

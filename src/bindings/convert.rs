@@ -14,6 +14,7 @@ use crate::value::{
 
 #[wasm_bindgen(inline_js = "
 export function box_value(v) { return Object(v); }
+export function make_regexp(source, flags) { return new RegExp(source, flags); }
 export function define_data(o, k, v) {
   Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
 }
@@ -57,6 +58,8 @@ export function unbox(v) { return v.valueOf(); }
 ")]
 extern "C" {
     fn box_value(v: &JsValue) -> JsValue;
+    #[wasm_bindgen(catch)]
+    fn make_regexp(source: &JsValue, flags: &str) -> Result<JsValue, JsValue>;
     fn define_data(o: &JsValue, k: &JsValue, v: &JsValue);
     fn define_hidden(o: &JsValue, k: &str, v: &JsValue);
     fn make_error(name: &str, message: &JsValue, has_message: bool) -> JsValue;
@@ -497,10 +500,10 @@ pub fn from_graph(graph: &Graph) -> Result<JsValue, SandboxError> {
             GObject::Map(_) => Map::new().into(),
             GObject::Set(_) => Set::new(&JsValue::UNDEFINED).into(),
             GObject::Date(t) => Date::new(&JsValue::from(*t)).into(),
-            GObject::RegExp { source, flags } => {
-                let src = js_text(source);
-                RegExp::new(&String::from(src.unchecked_ref::<JsString>()), flags).into()
-            }
+            // A pattern the host engine rejects (Boa and V8 differ at the edges) cannot
+            // cross; it must not throw out of the conversion.
+            GObject::RegExp { source, flags } => make_regexp(&js_text(source), flags)
+                .map_err(|_| SandboxError::not_cloneable("$", "RegExp the host engine rejects"))?,
             GObject::Error { name, message, .. } => {
                 let m = message.as_ref().map(js_text).unwrap_or(JsValue::UNDEFINED);
                 make_error(name.as_str(), &m, message.is_some())

@@ -29,6 +29,8 @@ pub struct Captured {
     pub property_is_enumerable: JsObject,
     /// The getter of `Error.prototype.stack`.
     pub error_stack_getter: Option<JsObject>,
+    /// The getter of `RegExp.prototype.unicodeSets` (JsRegExp has no accessor for `v`).
+    pub regexp_unicode_sets: Option<JsObject>,
     /// The realm's module state, to recognise its trusted-export tokens by identity.
     pub modules: Option<std::rc::Rc<crate::modules::loader::Modules>>,
 }
@@ -217,7 +219,7 @@ impl Walker<'_> {
             (Object::Date(t), None)
         } else if let Ok(re) = JsRegExp::from_object(o.clone()) {
             let source = re.source(self.context)?;
-            let flags = re.flags(self.context)?;
+            let flags = self.regexp_flags(&re, o)?;
             self.charge(source.len() + flags.len(), path)?;
             (
                 Object::RegExp {
@@ -296,6 +298,32 @@ impl Walker<'_> {
             });
         }
         Ok(id)
+    }
+
+    /// The flags from the internal slot, never through `get flags` (which reads the guest's
+    /// own, patchable accessors), as HTML's serializer does.
+    fn regexp_flags(&mut self, re: &JsRegExp, o: &JsObject) -> Result<String> {
+        let ctx = &mut *self.context;
+        let v = match &self.captured.regexp_unicode_sets {
+            Some(getter) => getter.call(&o.clone().into(), &[], ctx)?.to_boolean(),
+            None => false,
+        };
+        let mut flags = String::new();
+        for (on, c) in [
+            (re.has_indices(ctx)?, 'd'),
+            (re.global(ctx)?, 'g'),
+            (re.ignore_case(ctx)?, 'i'),
+            (re.multiline(ctx)?, 'm'),
+            (re.dot_all(ctx)?, 's'),
+            (re.unicode(ctx)?, 'u'),
+            (v, 'v'),
+            (re.sticky(ctx)?, 'y'),
+        ] {
+            if on {
+                flags.push(c);
+            }
+        }
+        Ok(flags)
     }
 
     fn reserve(&mut self, o: &JsObject, object: Object) -> ObjId {

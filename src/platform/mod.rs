@@ -123,6 +123,7 @@ pub struct Platform {
     bridge: Option<Rc<dyn Bridge>>,
     natives: RefCell<Option<JsObject>>,
     locale_installed: Cell<bool>,
+    chunks: RefCell<HashMap<usize, JsObject>>,
 }
 
 impl Platform {
@@ -144,6 +145,7 @@ impl Platform {
             bridge: HOST_BRIDGE.with(|b| b.borrow().clone()),
             natives: RefCell::new(None),
             locale_installed: Cell::new(false),
+            chunks: RefCell::new(HashMap::new()),
         }
     }
 
@@ -490,35 +492,40 @@ fn define_plain(context: &mut Context, name: &str, value: JsValue) -> JsResult<(
     define_global(context, name, value)
 }
 
-/// First read of a lazy global: evaluates its chunk, replaces the chunk's accessors with
-/// plain data properties, and returns the value.
+/// Read of a lazy global: evaluates its chunk once and returns the export. The accessor
+/// stays in place: turning it into a data property from inside the getter trips a Boa 0.22
+/// global inline-cache bug (the cache keeps the pre-getter slot under the post-getter
+/// shape), which broke functions on their second call.
 fn lazy_get(id: u64, chunk: usize, slot: usize, context: &mut Context) -> JsResult<JsValue> {
     let state = platform(id)?;
     let Some((source, names, _)) = CHUNKS.get(chunk) else {
         return Ok(JsValue::undefined());
     };
-    let natives = state
-        .natives
-        .borrow()
-        .clone()
-        .ok_or_else(|| JsNativeError::typ().with_message("the platform is not installed"))?;
-    let exports = run_chunk(source, &natives, context)?;
-    let exports = exports
-        .as_object()
-        .ok_or_else(|| JsNativeError::typ().with_message("a platform chunk returned nothing"))?
-        .clone();
-    let mut wanted = JsValue::undefined();
-    for (i, name) in names.iter().enumerate() {
-        let value = exports.get(JsString::from(*name), context)?;
-        if i == slot {
-            wanted = value.clone();
+    let cached = state.chunks.borrow().get(&chunk).cloned();
+    let exports = match cached {
+        Some(e) => e,
+        None => {
+            let natives = state.natives.borrow().clone().ok_or_else(|| {
+                JsNativeError::typ().with_message("the platform is not installed")
+            })?;
+            let exports = run_chunk(source, &natives, context)?;
+            let exports = exports
+                .as_object()
+                .ok_or_else(|| {
+                    JsNativeError::typ().with_message("a platform chunk returned nothing")
+                })?
+                .clone();
+            state.chunks.borrow_mut().insert(chunk, exports.clone());
+            exports
         }
-        define_plain(context, name, value)?;
+    };
+    match names.get(slot) {
+        Some(name) => exports.get(JsString::from(*name), context),
+        None => Ok(JsValue::undefined()),
     }
-    Ok(wanted)
 }
 
-/// Assignment to a lazy global before its first read: the guest's value wins.
+/// Assignment to a lazy global: the guest's value wins, as a plain data property.
 fn lazy_set(chunk: usize, slot: usize, value: JsValue, context: &mut Context) -> JsResult<JsValue> {
     if let Some(name) = CHUNKS.get(chunk).and_then(|(_, names, _)| names.get(slot)) {
         define_plain(context, name, value)?;

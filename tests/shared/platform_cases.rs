@@ -197,6 +197,19 @@ mod platform_cases {
     }
 
     #[wasm_bindgen_test(unsupported = test)]
+    fn lazy_globals_work_on_every_call() {
+        // The first function to touch a lazy global must keep working on later calls.
+        let mut r = realm_with(|_| {});
+        ok(&mut r, "function enc(s) { return new TextEncoder().encode(s).length } 0");
+        for _ in 0..3 {
+            assert_eq!(ok(&mut r, "enc('héllo')"), Value::Number(6.0));
+        }
+        assert_eq!(ok(&mut r, "TextDecoder === TextDecoder && typeof TextEncoder"), s("function"));
+        ok(&mut r, "TextEncoder = 5; 0");
+        assert_eq!(ok(&mut r, "TextEncoder"), Value::Number(5.0));
+    }
+
+    #[wasm_bindgen_test(unsupported = test)]
     fn async_results_can_wait_for_timers() {
         use isolated_realm::Outcome;
         let mut r = realm_with(|_| {});
