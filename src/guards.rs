@@ -4,8 +4,8 @@
 //! Each guard keeps the builtin's observable behaviour for legal inputs and throws the
 //! same catchable `RangeError` V8 throws past its string length limit.
 
+use crate::clone::to_guest::define_hidden;
 use boa_engine::object::FunctionObjectBuilder;
-use boa_engine::property::PropertyDescriptor;
 use boa_engine::{
     Context, JsNativeError, JsObject, JsResult, JsString, JsValue, NativeFunction, js_string,
 };
@@ -137,15 +137,7 @@ pub fn install(context: &mut Context) -> JsResult<()> {
             .length(1)
             .constructor(false)
             .build();
-        proto.define_property_or_throw(
-            key,
-            PropertyDescriptor::builder()
-                .value(function)
-                .writable(true)
-                .enumerable(false)
-                .configurable(true),
-            context,
-        )?;
+        define_hidden(&proto, guard.name, function.into(), context)?;
     }
     Ok(())
 }

@@ -168,7 +168,8 @@ fn bigint(s: &str) -> JsResult<JsBigInt> {
     JsBigInt::from_string(s).ok_or_else(|| malformed("BigInt is not a decimal integer"))
 }
 
-fn define_hidden(
+/// Defines a writable, configurable, non-enumerable data property (how builtins are laid out).
+pub(crate) fn define_hidden(
     target: &JsObject,
     key: &str,
     value: JsValue,

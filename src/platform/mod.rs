@@ -20,6 +20,7 @@ use boa_engine::{
 };
 use web_time::{Duration, Instant};
 
+use crate::clone::to_guest::define_hidden;
 use crate::clone::{Captured, CloneError, from_guest, to_guest};
 use crate::error::SandboxError;
 use crate::value::{CloneLimits, Graph};
@@ -249,16 +250,8 @@ fn native(id: u64, f: Native) -> NativeFunction {
 }
 
 fn define_global(context: &mut Context, name: &str, value: JsValue) -> JsResult<()> {
-    context.global_object().define_property_or_throw(
-        JsString::from(name),
-        PropertyDescriptor::builder()
-            .value(value)
-            .writable(true)
-            .enumerable(false)
-            .configurable(true),
-        context,
-    )?;
-    Ok(())
+    let global = context.global_object();
+    define_hidden(&global, name, value, context)
 }
 
 fn global_fn(context: &mut Context, id: u64, name: &str, length: usize, f: Native) -> JsResult<()> {
@@ -448,15 +441,8 @@ fn install_locale_stubs(context: &mut Context, id: u64) -> JsResult<()> {
         .length(0)
         .constructor(false)
         .build();
-        locale_proto(context, *which).define_property_or_throw(
-            JsString::from(*name),
-            PropertyDescriptor::builder()
-                .value(stub)
-                .writable(true)
-                .enumerable(false)
-                .configurable(true),
-            context,
-        )?;
+        let proto = locale_proto(context, *which);
+        define_hidden(&proto, name, stub.into(), context)?;
     }
     Ok(())
 }
@@ -486,10 +472,6 @@ fn locale_stub(
             .with_message(format!("{name} is not a function"))
             .into()),
     }
-}
-
-fn define_plain(context: &mut Context, name: &str, value: JsValue) -> JsResult<()> {
-    define_global(context, name, value)
 }
 
 /// Read of a lazy global: evaluates its chunk once and returns the export. The accessor
@@ -528,7 +510,7 @@ fn lazy_get(id: u64, chunk: usize, slot: usize, context: &mut Context) -> JsResu
 /// Assignment to a lazy global: the guest's value wins, as a plain data property.
 fn lazy_set(chunk: usize, slot: usize, value: JsValue, context: &mut Context) -> JsResult<JsValue> {
     if let Some(name) = CHUNKS.get(chunk).and_then(|(_, names, _)| names.get(slot)) {
-        define_plain(context, name, value)?;
+        define_global(context, name, value)?;
     }
     Ok(JsValue::undefined())
 }
