@@ -6,6 +6,7 @@
 
 pub mod budget;
 pub mod capabilities;
+pub mod cards;
 pub mod clone;
 pub mod error;
 pub mod guards;

@@ -356,19 +356,63 @@ impl Realm {
                     .into());
             };
             let args = to_guest(args, context)?;
-            let args = match args.as_object() {
-                Some(a) => {
-                    let a = JsArray::from_object(a.clone())?;
-                    let len = a.length(context)?;
-                    let mut out = Vec::with_capacity(usize::try_from(len).unwrap_or(0).min(1024));
-                    for i in 0..len {
-                        out.push(a.get(i, context)?);
-                    }
-                    out
-                }
-                None => Vec::new(),
-            };
+            let args = array_elements(&args, context)?;
             f.call(&JsValue::undefined(), &args, context)
+                .map_err(Failure::from)
+        })
+    }
+
+    /// Runs the card operation `op` of the guest's card runtime with cloned `args` (a
+    /// graph whose root is an array). Operations on a card module get its namespace first:
+    /// `module` must be an entry the host imported and that evaluated. A promise result
+    /// (an async action) is awaited as [`Realm::eval_outcome`] does.
+    ///
+    /// # Errors
+    /// `SANDBOX_PROTOCOL` for an unknown operation or a module that is not loaded; as
+    /// [`Realm::call`] otherwise.
+    pub fn card(&mut self, op: &str, module: Option<&str>, args: &Graph) -> Result<Outcome> {
+        let Some(op) = crate::cards::Op::parse(op) else {
+            return Err(SandboxError::new(
+                ErrorCode::Protocol,
+                format!("`{op}` is not a card operation"),
+            ));
+        };
+        let module = match (op.takes_module(), module) {
+            (true, Some(url)) => Some(url.to_owned()),
+            (true, None) => {
+                return Err(SandboxError::new(
+                    ErrorCode::Protocol,
+                    format!("card operation `{}` needs a module URL", op.name()),
+                ));
+            }
+            (false, _) => None,
+        };
+        self.enter(true, |inner| {
+            let runtime = inner.modules.card_runtime(&mut inner.context)?;
+            let mut argv = Vec::new();
+            if let Some(url) = &module {
+                let ns = inner
+                    .modules
+                    .namespace(url, &mut inner.context)
+                    .ok_or_else(|| {
+                        Failure::Boundary(SandboxError::new(
+                            ErrorCode::Protocol,
+                            format!("module {url} is not loaded; import it first"),
+                        ))
+                    })?;
+                argv.push(ns.into());
+            }
+            argv.extend(array_elements(
+                &to_guest(args, &mut inner.context)?,
+                &mut inner.context,
+            )?);
+            let f = runtime
+                .ops
+                .get(JsString::from(op.name()), &mut inner.context)?;
+            let f = f
+                .as_callable()
+                .ok_or_else(|| JsNativeError::typ().with_message("card runtime is broken"))?;
+            f.call(&runtime.ops.clone().into(), &argv, &mut inner.context)
                 .map_err(Failure::from)
         })
     }
@@ -472,7 +516,10 @@ impl Realm {
                         platform::track_rejection(id, &promise.clone().into(), true);
                         Err(Failure::Js(JsError::from_opaque(e)))
                     }
-                    _ => Ok(export_names(&module, &mut inner.context)?),
+                    _ => {
+                        inner.modules.mark_evaluated(&entry);
+                        Ok(export_names(&module, &mut inner.context)?)
+                    }
                 }
             });
             out.push((
@@ -816,6 +863,20 @@ impl Drop for Realm {
         handler::uninstall(self.id);
         platform::uninstall(self.id);
     }
+}
+
+/// The elements of a cloned-in arguments array (nothing for a non-array).
+fn array_elements(args: &JsValue, context: &mut Context) -> JsResult<Vec<JsValue>> {
+    let Some(a) = args.as_object() else {
+        return Ok(Vec::new());
+    };
+    let a = JsArray::from_object(a.clone())?;
+    let len = a.length(context)?;
+    let mut out = Vec::with_capacity(usize::try_from(len).unwrap_or(0).min(1024));
+    for i in 0..len {
+        out.push(a.get(i, context)?);
+    }
+    Ok(out)
 }
 
 /// The value of a synchronous entry: a promise completion that settled within the entry

@@ -57,6 +57,10 @@ pub struct Modules {
     outbox: RefCell<Vec<Fetch>>,
     /// Tokens of trusted modules: identity → (specifier, export).
     tokens: RefCell<Vec<(JsObject, String, String)>>,
+    /// Entry modules the host imported and that evaluated, by URL.
+    evaluated: RefCell<HashSet<String>>,
+    /// The card runtime, once something needed it.
+    cards: RefCell<Option<crate::cards::Runtime>>,
 }
 
 impl Modules {
@@ -100,6 +104,7 @@ impl Modules {
             self.failed.borrow_mut().remove(u);
         }
         self.edges.borrow_mut().clear();
+        self.evaluated.borrow_mut().clear();
         gone.sort();
         gone.dedup();
         gone
@@ -275,8 +280,36 @@ impl Modules {
             self.edges.borrow_mut().remove(u);
             self.failed.borrow_mut().remove(u);
             self.sources.borrow_mut().remove(u);
+            self.evaluated.borrow_mut().remove(u);
         }
         gone
+    }
+
+    /// Records that the host's import of `url` evaluated.
+    pub fn mark_evaluated(&self, url: &str) {
+        self.evaluated.borrow_mut().insert(url.to_owned());
+    }
+
+    /// The namespace of `url`, if the host imported it and it evaluated.
+    #[must_use]
+    pub fn namespace(&self, url: &str, context: &mut Context) -> Option<JsObject> {
+        if !self.evaluated.borrow().contains(url) {
+            return None;
+        }
+        self.get(url).map(|m| m.namespace(context))
+    }
+
+    /// The card runtime, evaluated on first use.
+    ///
+    /// # Errors
+    /// If the runtime fails to start.
+    pub fn card_runtime(&self, context: &mut Context) -> JsResult<crate::cards::Runtime> {
+        if let Some(r) = self.cards.borrow().as_ref() {
+            return Ok(r.clone());
+        }
+        let r = crate::cards::Runtime::create(context)?;
+        *self.cards.borrow_mut() = Some(r.clone());
+        Ok(r)
     }
 
     /// Where a link error about `name` (an import binding) comes from: the first import
@@ -333,6 +366,26 @@ impl Modules {
             .iter()
             .map(|(n, _)| JsString::from(n.as_str()))
             .collect();
+        self.synthetic(&t.specifier, &names, exports, context)
+    }
+
+    /// The card-API module: the card runtime's exports under `specifier`.
+    fn card_module(&self, specifier: &str, context: &mut Context) -> JsResult<Module> {
+        if let Some(m) = self.map.borrow().get(specifier) {
+            return Ok(m.clone());
+        }
+        let runtime = self.card_runtime(context)?;
+        let names = runtime.export_names(context)?;
+        self.synthetic(specifier, &names, runtime.api, context)
+    }
+
+    fn synthetic(
+        &self,
+        specifier: &str,
+        names: &[JsString],
+        exports: JsObject,
+        context: &mut Context,
+    ) -> JsResult<Module> {
         let init = SyntheticModuleInitializer::from_copy_closure_with_captures(
             |module, exports: &JsObject, context| {
                 for key in exports.own_property_keys(context)? {
@@ -346,13 +399,15 @@ impl Modules {
             exports,
         );
         let m = Module::synthetic(
-            &names,
+            names,
             init,
-            Some(std::path::PathBuf::from(&t.specifier)),
+            Some(std::path::PathBuf::from(specifier)),
             None,
             context,
         );
-        self.map.borrow_mut().insert(t.specifier.clone(), m.clone());
+        self.map
+            .borrow_mut()
+            .insert(specifier.to_owned(), m.clone());
         Ok(m)
     }
 }
@@ -487,6 +542,11 @@ impl ModuleLoader for Loader {
                 // Catchable by the guest; the marker lets the realm report the typed code.
                 JsNativeError::typ().with_message(format!("{} {DENIED_MARKER}", e.message))
             })?;
+        if matches!(resolved.grant, Grant::Trusted)
+            && modules.policy.borrow().is_card_api(&resolved.url)
+        {
+            return modules.card_module(&resolved.url, &mut context.borrow_mut());
+        }
         if matches!(resolved.grant, Grant::Trusted) {
             let t = modules
                 .policy

@@ -135,6 +135,8 @@ pub struct Policy {
     readable: Vec<RealmPrefix>,
     packages: Vec<Package>,
     trusted: Vec<TrustedModule>,
+    /// Specifiers that import the card runtime's API.
+    card_api: Vec<String>,
 }
 
 fn denied(specifier: &str, reason: &str) -> SandboxError {
@@ -265,6 +267,17 @@ impl Policy {
                         });
                     }
                 }
+                "cardApi" => {
+                    for specifier in strings(graph, v, "modules.cardApi")? {
+                        if specifier.is_empty() {
+                            return Err(SandboxError::invalid_option(
+                                "modules.cardApi",
+                                "a specifier is empty",
+                            ));
+                        }
+                        policy.card_api.push(specifier);
+                    }
+                }
                 other => {
                     return Err(SandboxError::invalid_option(
                         &format!("modules.{other}"),
@@ -295,6 +308,7 @@ impl Policy {
                 .map(|(u, i)| Package::parse(u, i))
                 .collect::<Result<_>>()?,
             trusted: Vec::new(),
+            card_api: Vec::new(),
         })
     }
 
@@ -302,6 +316,17 @@ impl Policy {
     #[must_use]
     pub fn trusted(&self) -> &[TrustedModule] {
         &self.trusted
+    }
+
+    /// Makes `specifier` import the card runtime's API.
+    pub fn serve_card_api(&mut self, specifier: &str) {
+        self.card_api.push(specifier.to_owned());
+    }
+
+    /// Whether `specifier` is a card-API specifier.
+    #[must_use]
+    pub fn is_card_api(&self, specifier: &str) -> bool {
+        self.card_api.iter().any(|s| s == specifier)
     }
 
     /// Adds a trusted module (tests and hosts building a policy in Rust).
@@ -318,6 +343,12 @@ impl Policy {
         if let Some(t) = self.trusted.iter().find(|t| t.specifier == specifier) {
             return Ok(Resolved {
                 url: t.specifier.clone(),
+                grant: Grant::Trusted,
+            });
+        }
+        if self.is_card_api(specifier) {
+            return Ok(Resolved {
+                url: specifier.to_owned(),
                 grant: Grant::Trusted,
             });
         }

@@ -1,0 +1,448 @@
+//! The card runtime inside a real realm: card modules import the card API through the
+//! policy, instances are created and reloaded in the guest, renders are data, actions run
+//! in the guest and leave as model patches, and failures keep their codes and locations.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use std::collections::HashMap;
+
+use isolated_realm::modules::policy::{Policy, TokenKind, TrustedModule};
+use isolated_realm::{
+    ErrorCode, EvalOptions, Graph, Outcome, Realm, RealmOptions, SandboxError, Value,
+};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const REALM: &str = "https://realm.example/alice/";
+const API: &str = "https://cardstack.com/base/card-api";
+const UI: &str = "@ui/components";
+const CARDS: &str = "https://realm.example/alice/cards.js";
+
+const CARDS_SRC: &str = r#"import { CardDef, FieldDef, field, contains, containsMany, linksTo, StringField, NumberField, DateField, html, on, tracked, css } from 'https://cardstack.com/base/card-api';
+import { Button } from '@ui/components';
+
+export class Address extends FieldDef {
+  static displayName = 'Address';
+  street = contains(StringField);
+  city = contains(StringField);
+  static embedded({ fields }) { return html`<span class="addr">${fields.street}, ${fields.city}</span>`; }
+}
+
+export class Person extends CardDef {
+  static displayName = 'Person';
+  name = field(contains(StringField));
+  born = contains(DateField);
+  address = contains(Address);
+  greeting = contains(StringField, { computeVia() { return `Hello, ${this.name}`; } });
+}
+
+export class Counter extends CardDef {
+  static displayName = 'Counter';
+  static styles = css`.count { font-weight: bold }`;
+  count = contains(NumberField);
+  clicks = tracked(0);
+  owner = linksTo(Person);
+  tags = containsMany(StringField);
+  add(event, by) { this.count = this.count + by; this.clicks++; }
+  async later() { await Promise.resolve(); this.count = 100; }
+  boom() { throw new RangeError('action failed on purpose'); }
+  static isolated({ model, fields }) {
+    return html`<section>
+      <h1 title="Count ${model.count}">${model.title}</h1>
+      <p class="count">${fields.count} (${model.clicks} clicks)</p>
+      <button ${on('click', this.add, 2)}>+2</button>
+      <${Button} kind="primary" ${on('click', model.later)}>later</${Button}>
+      <button ${on('click', this.boom)}>boom</button>
+      ${fields.owner}
+      ${fields.tags}
+    </section>`;
+  }
+}
+
+export class Broken extends CardDef {
+  static isolated() { return undefinedThing.nope; }
+}
+export const notACard = 42;
+"#;
+
+fn realm() -> Realm {
+    let mut policy = Policy::new(&[REALM], &[], &[]).unwrap();
+    policy.serve_card_api(API);
+    policy.trust(TrustedModule {
+        specifier: UI.into(),
+        exports: vec![("Button".into(), TokenKind::Value)],
+    });
+    let options = RealmOptions {
+        modules: policy,
+        ..Default::default()
+    };
+    let mut r = Realm::new(options, None).unwrap();
+    import(&mut r, CARDS, CARDS_SRC).unwrap();
+    r
+}
+
+fn import(r: &mut Realm, url: &str, src: &str) -> Result<Graph, SandboxError> {
+    let files = HashMap::from([(url, src)]);
+    let mut outcome = r.import(url)?;
+    loop {
+        let token = match outcome {
+            Outcome::Done(g) => return Ok(g),
+            Outcome::Pending(t) => t,
+        };
+        for f in r.take_fetches() {
+            let body = files
+                .get(f.url.as_str())
+                .map(|s| s.as_bytes().to_vec())
+                .ok_or_else(|| "404".to_owned());
+            for (t, res) in r.provide(&f.url, body) {
+                if t == token {
+                    return res;
+                }
+            }
+        }
+        outcome = Outcome::Pending(token);
+    }
+}
+
+/// Runs a card op with arguments written as a JS array literal; returns the result as JSON.
+fn op(r: &mut Realm, name: &str, module: Option<&str>, args: &str) -> Result<String, SandboxError> {
+    let args = r.eval(args, &EvalOptions::default()).unwrap();
+    let out = match r.card(name, module, &args)? {
+        Outcome::Done(g) => g,
+        Outcome::Pending(_) => panic!("{name} is pending"),
+    };
+    Ok(json(r, &out))
+}
+
+fn json(r: &mut Realm, g: &Graph) -> String {
+    r.set("__out", g).unwrap();
+    let s = r
+        .eval("JSON.stringify(__out)", &EvalOptions::default())
+        .unwrap();
+    match s.root {
+        Value::String(t) => t.to_lossy(),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Reads `expr` (over `x`, the parsed JSON) in the guest: quick structural assertions.
+fn pick(r: &mut Realm, json: &str, expr: &str) -> String {
+    r.set("__json", &Graph::primitive(Value::str(json)))
+        .unwrap();
+    let v = r
+        .eval(
+            &format!("(x => JSON.stringify({expr}))(JSON.parse(__json))"),
+            &EvalOptions::default(),
+        )
+        .unwrap();
+    match v.root {
+        Value::String(t) => t.to_lossy(),
+        other => panic!("{other:?}"),
+    }
+}
+
+fn counter(r: &mut Realm) -> String {
+    let person = op(r, "create", Some(CARDS), "[{ module: 'https://realm.example/alice/cards.js', name: 'Person' }, { attributes: { name: 'Ann', born: '1990-04-01', address: { street: 'Main St', city: 'Oslo' } } }]").unwrap();
+    let pid = pick(r, &person, "x.id");
+    op(r, "create", Some(CARDS), &format!("[{{ module: 'https://realm.example/alice/cards.js', name: 'Counter' }}, {{ id: 'counter-1', attributes: {{ title: 'Clicks', count: 1, tags: ['a', 'b'] }}, relationships: {{ owner: {pid} }} }}]")).unwrap()
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn create_serializes_attributes_and_relationships() {
+    let mut r = realm();
+    let c = counter(&mut r);
+    assert_eq!(
+        pick(
+            &mut r,
+            &c,
+            "[x.id, x.type, x.attributes.count, x.attributes.tags, x.relationships.owner]"
+        ),
+        r#"["counter-1",{"module":"https://realm.example/alice/cards.js","name":"Counter"},1,["a","b"],"card-1"]"#
+    );
+    let p = op(&mut r, "serialize", None, "['card-1']").unwrap();
+    assert_eq!(
+        pick(&mut r, &p, "x.attributes"),
+        r#"{"title":null,"description":null,"name":"Ann","born":"1990-04-01","address":{"street":"Main St","city":"Oslo"}}"#
+    );
+    // The reload path: a stored instance comes back as the same data.
+    let again = op(&mut r, "load", Some(CARDS), &format!("[{{ module: 'https://realm.example/alice/cards.js', name: 'Person' }}, Object.assign(JSON.parse({p:?}), {{ id: 'person-2' }})]")).unwrap();
+    assert_eq!(
+        pick(&mut r, &again, "[x.id, x.attributes.address.city]"),
+        r#"["person-2","Oslo"]"#
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn render_is_data_with_action_ids_tokens_and_scoped_css() {
+    let mut r = realm();
+    counter(&mut r);
+    let out = op(&mut r, "render", None, "['counter-1', 'isolated']").unwrap();
+    let section = "x.tree[0].children[0]";
+    assert_eq!(
+        pick(
+            &mut r,
+            &out,
+            &format!(
+                "[x.format, x.css, x.title, {section}.tag, {section}.children[0].attrs.title, {section}.children[1].children]"
+            )
+        ),
+        r#"["isolated",".count { font-weight: bold }","Clicks","section","Count 1",["1"," (","0"," clicks)"]]"#
+    );
+    // The Button is the genuine trusted token: it crosses as a token, not as a function.
+    assert_eq!(
+        pick(
+            &mut r,
+            &out,
+            &format!(
+                "[typeof {section}.children[2].on.click, Object.keys({section}.children[3]).sort()]"
+            )
+        ),
+        r#"["string",["children","component","on","props"]]"#
+    );
+    // The linked owner renders embedded inside, as a card of its own.
+    assert_eq!(
+        pick(&mut r, &out, &format!("{section}.children[5].attrs")),
+        r#"{"class":"card card-embedded","data-card-id":"card-1","data-format":"embedded"}"#
+    );
+    assert!(!out.contains("function"), "no functions cross: {out}");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn dispatch_runs_the_action_and_returns_patches_and_the_new_tree() {
+    let mut r = realm();
+    counter(&mut r);
+    let out = op(&mut r, "render", None, "['counter-1', 'isolated']").unwrap();
+    let add = pick(&mut r, &out, "x.tree[0].children[0].children[2].on.click");
+    let d = op(
+        &mut r,
+        "dispatch",
+        None,
+        &format!("['counter-1', {add}, {{ type: 'click' }}]"),
+    )
+    .unwrap();
+    assert_eq!(
+        pick(
+            &mut r,
+            &d,
+            "[x.patches, x.changed, x.render.tree[0].children[0].children[1].children]"
+        ),
+        r#"[[{"seq":1,"id":"counter-1","path":"count","op":"replace","value":3}],["counter-1"],["3"," (","1"," clicks)"]]"#
+    );
+    // The old render's action ids are gone: a stale id is an error, never a wrong action.
+    let stale = op(
+        &mut r,
+        "dispatch",
+        None,
+        &format!("['counter-1', {add}, {{}}]"),
+    )
+    .unwrap_err();
+    assert_eq!(stale.code, ErrorCode::GuestThrew);
+    assert!(
+        stale.message.contains("not in the current render"),
+        "{}",
+        stale.message
+    );
+    // An async action (the job queue) settles within the entry.
+    let out = op(&mut r, "render", None, "['counter-1', 'isolated']").unwrap();
+    let later = pick(&mut r, &out, "x.tree[0].children[0].children[3].on.click");
+    let d = op(
+        &mut r,
+        "dispatch",
+        None,
+        &format!("['counter-1', {later}, {{ type: 'click' }}]"),
+    )
+    .unwrap();
+    assert_eq!(
+        pick(&mut r, &d, "x.patches.map(p => [p.path, p.value])"),
+        r#"[["count",100]]"#
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn edit_format_writes_nested_fields_as_patches_with_paths() {
+    let mut r = realm();
+    counter(&mut r);
+    let out = op(&mut r, "render", None, "['card-1', 'edit']").unwrap();
+    let inputs = pick(
+        &mut r,
+        &out,
+        "JSON.stringify(x).match(/\"input\":\"[0-9]+:[0-9]+\"/g).map(s => s.split('\"')[3])",
+    );
+    // title, description, name, born, street, city
+    let street = pick(&mut r, &inputs, "x[4]");
+    let d = op(
+        &mut r,
+        "dispatch",
+        None,
+        &format!("['card-1', {street}, {{ type: 'input', value: 'Elm St' }}]"),
+    )
+    .unwrap();
+    assert_eq!(
+        pick(&mut r, &d, "x.patches.map(p => [p.id, p.path, p.value])"),
+        r#"[["card-1","address.street","Elm St"]]"#
+    );
+    let born = pick(&mut r, &inputs, "x[3]");
+    let out = op(&mut r, "render", None, "['card-1', 'edit']").unwrap();
+    let born_now = pick(
+        &mut r,
+        &out,
+        "JSON.stringify(x).match(/\"input\":\"[0-9]+:[0-9]+\"/g).map(s => s.split('\"')[3])[3]",
+    );
+    assert_ne!(born, born_now);
+    let bad = op(
+        &mut r,
+        "dispatch",
+        None,
+        &format!("['card-1', {born_now}, {{ type: 'input', value: 'not a date' }}]"),
+    )
+    .unwrap_err();
+    assert!(
+        bad.message.contains("field \"born\""),
+        "boundary errors name the field: {}",
+        bad.message
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn render_many_is_one_call_and_isolates_failures() {
+    let mut r = realm();
+    counter(&mut r);
+    op(
+        &mut r,
+        "create",
+        Some(CARDS),
+        "[{ module: 'https://realm.example/alice/cards.js', name: 'Broken' }, { id: 'broken' }]",
+    )
+    .unwrap();
+    let many = op(&mut r, "renderMany", None, "[[['counter-1', 'embedded'], ['broken', 'isolated'], ['card-1', 'atom'], ['nope', 'fitted']]]").unwrap();
+    assert_eq!(
+        pick(
+            &mut r,
+            &many,
+            "x.map(v => v.error ? v.error.name : v.format)"
+        ),
+        r#"["embedded","ReferenceError","atom","TypeError"]"#
+    );
+    assert!(
+        pick(&mut r, &many, "x[1].error.stack").contains("cards.js:"),
+        "the guest stack names the module: {many}"
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn failures_carry_codes_and_locations() {
+    let mut r = realm();
+    op(
+        &mut r,
+        "create",
+        Some(CARDS),
+        "[{ module: 'https://realm.example/alice/cards.js', name: 'Broken' }, { id: 'broken' }]",
+    )
+    .unwrap();
+    let e = op(&mut r, "render", None, "['broken', 'isolated']").unwrap_err();
+    assert_eq!(
+        (e.code, e.details.name.as_deref()),
+        (ErrorCode::GuestThrew, Some("ReferenceError"))
+    );
+    let loc = e.details.location.expect("location");
+    let line = CARDS_SRC
+        .lines()
+        .position(|l| l.contains("undefinedThing"))
+        .unwrap()
+        + 1;
+    assert_eq!((loc.filename.as_str(), loc.line as usize), (CARDS, line));
+    let e = op(
+        &mut r,
+        "create",
+        Some(CARDS),
+        "[{ module: 'https://realm.example/alice/cards.js', name: 'notACard' }, {}]",
+    )
+    .unwrap_err();
+    assert!(
+        e.message.contains("no card export \"notACard\""),
+        "{}",
+        e.message
+    );
+    let e = op(
+        &mut r,
+        "create",
+        Some("https://realm.example/alice/other.js"),
+        "[{ module: 'x', name: 'Y' }, {}]",
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::Protocol);
+    let e = op(&mut r, "eval", None, "[]").unwrap_err();
+    assert_eq!(e.code, ErrorCode::Protocol);
+    let e = op(&mut r, "render", None, "['counter-1', 'bogus']").unwrap_err();
+    assert_eq!(e.code, ErrorCode::GuestThrew);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_runaway_render_hits_the_budget_and_the_realm_lives() {
+    let mut policy = Policy::new(&[REALM], &[], &[]).unwrap();
+    policy.serve_card_api(API);
+    let mut options = RealmOptions {
+        modules: policy,
+        ..Default::default()
+    };
+    options.limits.instructions = 5_000_000;
+    let mut r = Realm::new(options, None).unwrap();
+    let src = "import { CardDef, html } from 'https://cardstack.com/base/card-api';\nexport class Spin extends CardDef { static isolated() { for (;;) {} } }\nexport class Fine extends CardDef { static isolated({ model }) { return html`<p>${model.title}</p>`; } }";
+    import(&mut r, CARDS, src).unwrap();
+    op(
+        &mut r,
+        "create",
+        Some(CARDS),
+        "[{ module: 'x', name: 'Spin' }, { id: 's' }]",
+    )
+    .unwrap();
+    op(
+        &mut r,
+        "create",
+        Some(CARDS),
+        "[{ module: 'x', name: 'Fine' }, { id: 'f', attributes: { title: 'ok' } }]",
+    )
+    .unwrap();
+    let e = op(&mut r, "render", None, "['s', 'isolated']").unwrap_err();
+    assert_eq!(e.code, ErrorCode::LimitExceeded);
+    let fine = op(&mut r, "render", None, "['f', 'isolated']").unwrap();
+    assert!(fine.contains("\"ok\""), "{fine}");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn describe_lists_cards_fields_and_other_exports() {
+    let mut r = realm();
+    let d = op(&mut r, "describe", Some(CARDS), &format!("[{CARDS:?}]")).unwrap();
+    assert_eq!(
+        pick(&mut r, &d, "x.exports.map(e => e.name + ':' + e.kind)"),
+        r#"["Address:field","Broken:card","Counter:card","Person:card","notACard:value"]"#
+    );
+    assert_eq!(
+        pick(&mut r, &d, "x.exports[3].fields.greeting"),
+        r#"{"kind":"contains","type":"StringField","computed":true}"#
+    );
+    assert_eq!(
+        pick(&mut r, &d, "x.exports[2].fields.owner"),
+        r#"{"kind":"linksTo","type":"Person","computed":false}"#
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_card_api_is_only_reachable_by_its_configured_specifier() {
+    let mut r = realm();
+    let e = import(
+        &mut r,
+        "https://realm.example/alice/x.js",
+        "import { CardDef } from 'card-api';",
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::PolicyDenied);
+    // Guest code cannot reach the runtime's host operations.
+    let g = r
+        .eval(
+            "typeof globalThis.ops + typeof globalThis.__cards",
+            &EvalOptions::default(),
+        )
+        .unwrap();
+    assert_eq!(g.root, Value::str("undefinedundefined"));
+}
