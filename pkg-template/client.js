@@ -15,7 +15,10 @@ const WASM_URL = new URL('./isolated_realm_bg.wasm', import.meta.url);
 const V = 1;
 
 const POOL_OPTIONS = ['maxWorkers', 'idleTimeoutMs', 'graceMs', 'memoryLimitMb', 'maxInFlight', 'maxSourceLength', 'wasm', 'credentials', 'fetchTimeoutMs', 'asyncTimeoutMs'];
-const CREATE_OPTIONS = ['principal', 'handler', 'exposeHandlerAs', 'allowCodeGeneration', 'limits', 'modules', 'pool'];
+const CREATE_OPTIONS = ['principal', 'handler', 'exposeHandlerAs', 'allowCodeGeneration', 'limits', 'modules', 'pool', 'onModelPatch'];
+const FORMATS = ['isolated', 'embedded', 'fitted', 'edit', 'atom'];
+const PATCH_ATTEMPTS = 3;
+const RUNTIME_FILE = 'isolated-realm:card-runtime';
 const DEFAULT_TIMEOUT_MS = 1000;
 
 function fail(code, message, fields) {
@@ -118,6 +121,38 @@ function revive(value, key) {
   return walk(value);
 }
 
+/** The first guest frame of a Boa stack (`at f (url:line:col)`), skipping the card runtime. */
+function guestLocation(stack) {
+  for (const line of String(stack).split('\n')) {
+    const m = /\(([^()]+):(\d+):(\d+)\)\s*$/.exec(line.trim());
+    if (m && !m[1].startsWith('native') && m[1] !== RUNTIME_FILE) return { filename: m[1], line: Number(m[2]), column: Number(m[3]) };
+  }
+  return {};
+}
+
+/** A per-card failure inside renderMany, as the SandboxError a single render would throw. */
+function cardError(e) {
+  const name = String(e.name);
+  const message = String(e.message);
+  return new SandboxError({
+    code: 'SANDBOX_GUEST_THREW',
+    message: `guest threw ${name}: ${message} [SANDBOX_GUEST_THREW]`,
+    guestName: name, guestMessage: message, guestStack: String(e.stack), ...guestLocation(e.stack),
+  });
+}
+
+function typeRef(type) {
+  if (type === null || typeof type !== 'object' || typeof type.module !== 'string' || typeof type.name !== 'string') {
+    throw invalid('type', 'must be { module: url, name: exportName }');
+  }
+  return { module: type.module, name: type.name };
+}
+
+function format(f) {
+  if (!FORMATS.includes(f)) throw invalid('format', `must be one of ${FORMATS.join(', ')}`);
+  return f;
+}
+
 /** One worker, hosting the realms of one principal. */
 class Slot {
   constructor(pool, principal) {
@@ -160,7 +195,7 @@ class Slot {
   /** Sends a request; resolves with its result. */
   request(message, compartment, timeoutMs) {
     if (this.dead) return Promise.reject(this.dead);
-    const counted = ['eval', 'set', 'call', 'import'].includes(message.type);
+    const counted = ['eval', 'set', 'call', 'import', 'card'].includes(message.type);
     // Internal messages (answers to the guest's host calls and fetches) are never capped:
     // refusing one would leave a guest promise waiting forever.
     // The cap is per compartment, so one compartment's waiting calls cannot starve its siblings.
@@ -483,6 +518,9 @@ export class Compartment extends EventTarget {
   #disposed = false;
   #realms = [];
   #stats = { calls: 0, errors: 0, totalMs: 0, memoryBytes: 0, respawns: 0 };
+  #onModelPatch;
+  #unacked = [];
+  #delivering = Promise.resolve();
 
   /**
    * @param {{principal: string, handler?: Function, exposeHandlerAs?: string,
@@ -493,6 +531,7 @@ export class Compartment extends EventTarget {
     if (typeof o.principal !== 'string' || o.principal === '') throw invalid('principal', 'must be a non-empty string');
     if (o.handler !== undefined && typeof o.handler !== 'function') throw invalid('handler', 'must be a function');
     if ((o.handler === undefined) !== (o.exposeHandlerAs === undefined)) throw invalid('exposeHandlerAs', 'and `handler` must be given together');
+    if (o.onModelPatch !== undefined && typeof o.onModelPatch !== 'function') throw invalid('onModelPatch', 'must be a function');
     if (o.pool !== undefined && !(o.pool instanceof CompartmentPool)) throw invalid('pool', 'must be a CompartmentPool');
     const c = new Compartment(o);
     await c.#spawn();
@@ -504,6 +543,7 @@ export class Compartment extends EventTarget {
     this.#pool = o.pool ?? getDefaultPool();
     this.#principal = o.principal;
     this.handler = o.handler;
+    this.#onModelPatch = o.onModelPatch;
     this.#options = {};
     for (const k of ['exposeHandlerAs', 'allowCodeGeneration', 'limits']) if (o[k] !== undefined) this.#options[k] = o[k];
     this.#options.modules = this.#policy(o.modules);
@@ -647,6 +687,121 @@ export class Compartment extends EventTarget {
   call(name, ...args) {
     if (typeof name !== 'string') return Promise.reject(invalid('name', 'must be a string'));
     return this.#send({ type: 'call', name, args });
+  }
+
+  // ---- cards ------------------------------------------------------------------------
+
+  #card(op, module, args) {
+    const message = { type: 'card', op, args };
+    if (module !== undefined) message.module = module;
+    return this.#send(message);
+  }
+
+  /**
+   * Creates an instance of the card class `type` ({ module, name }) from `data`
+   * ({ id?, attributes?, relationships? }) inside the sandbox; the module is imported
+   * through the broker first. Resolves with the serialized instance.
+   */
+  async createCard(type, data = {}) {
+    const t = typeRef(type);
+    await this.import(t.module);
+    return this.#card('create', t.module, [t, data]);
+  }
+
+  /** The reload path: rebuilds a serialized instance (from `createCard` or a store) in the sandbox. */
+  async loadCard(instance) {
+    if (instance === null || typeof instance !== 'object') throw invalid('instance', 'must be a serialized card');
+    const t = typeRef(instance.type);
+    await this.import(t.module);
+    return this.#card('load', t.module, [t, instance]);
+  }
+
+  /** Renders card `id` in `format`: { id, format, tree, css, title }, data only. */
+  render(id, fmt) {
+    try { format(fmt); } catch (e) { return Promise.reject(e); }
+    return this.#card('render', undefined, [String(id), fmt]);
+  }
+
+  /**
+   * Renders many cards in one round trip. Each entry is a render, or { id, format, error }
+   * with the SandboxError that card's render threw; one failing card fails nothing else.
+   */
+  async renderMany(list) {
+    if (!Array.isArray(list)) throw invalid('list', 'must be an array of [id, format]');
+    const items = list.map((item) => {
+      if (!Array.isArray(item)) throw invalid('list', 'entries must be [id, format]');
+      return [String(item[0]), format(item[1])];
+    });
+    const out = await this.#card('renderMany', undefined, [items]);
+    return out.map((r) => (r.error ? { id: r.id, format: r.format, error: cardError(r.error) } : r));
+  }
+
+  /**
+   * Runs action `actionId` of card `id`'s current render with sanitised `eventData`.
+   * Resolves with { render, patches, changed } once the host acknowledged the patches
+   * (through `onModelPatch`); rejects with SANDBOX_PATCH_UNACKNOWLEDGED if it did not.
+   */
+  async dispatch(id, actionId, eventData = {}) {
+    if (typeof actionId !== 'string') throw invalid('actionId', 'must be a string');
+    const result = await this.#card('dispatch', undefined, [String(id), actionId, eventData]);
+    await this.#deliver(result.patches);
+    return result;
+  }
+
+  /** Exports of a module with card and field schemas, as data. */
+  async describe(url) {
+    if (typeof url !== 'string') throw invalid('url', 'must be a string');
+    await this.import(url);
+    return this.#card('describe', url, [url]);
+  }
+
+  /** The serialized instance of card `id`. */
+  serializeCard(id) {
+    return this.#card('serialize', undefined, [String(id)]);
+  }
+
+  /** Forgets card `id` in the sandbox; resolves with whether it was loaded. */
+  dropCard(id) {
+    return this.#card('drop', undefined, [String(id)]);
+  }
+
+  /** Patches the host has not acknowledged yet, oldest first. */
+  unacknowledgedPatches() {
+    return this.#unacked.map((p) => ({ ...p }));
+  }
+
+  /** Offers the unacknowledged patches to `onModelPatch` again. */
+  retryPatches() {
+    return this.#deliver([]);
+  }
+
+  // Patches go to the host in order, all waiting ones at once; a failure keeps them queued
+  // (later patches wait behind them) and is reported, never dropped.
+  #deliver(patches) {
+    if (!this.#onModelPatch) return Promise.resolve();
+    this.#unacked.push(...patches);
+    const run = async () => {
+      if (this.#unacked.length === 0) return;
+      const batch = this.#unacked.slice();
+      let last;
+      for (let attempt = 0; attempt < PATCH_ATTEMPTS; attempt++) {
+        if (attempt > 0) await new Promise((ok) => setTimer(ok, 50 * 4 ** (attempt - 1)));
+        try {
+          await this.#onModelPatch(batch.map((p) => ({ ...p })), { compartment: this });
+          this.#unacked.splice(0, batch.length);
+          return;
+        } catch (e) {
+          last = e;
+        }
+      }
+      const error = fail('SANDBOX_PATCH_UNACKNOWLEDGED', `the host did not acknowledge ${batch.length} model patch(es) after ${PATCH_ATTEMPTS} attempts: ${last && last.message}`, { reason: String((last && last.message) || last) });
+      error.patches = batch;
+      this.dispatchEvent(new CustomEvent('patchfailed', { detail: { patches: batch, error } }));
+      throw error;
+    };
+    const next = this.#delivering.catch(() => {}).then(run);
+    this.#delivering = next;
+    return next;
   }
 
   /** Stops this compartment now, whatever it is doing. Its state is gone; later calls respawn it. */

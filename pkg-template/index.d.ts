@@ -120,6 +120,37 @@ export interface ModulePolicy {
   packages?: Record<string, string>;
   /** Trusted host modules: specifier → { exportName: 'class' | 'function' | 'value' }. */
   trusted?: Record<string, Record<string, 'class' | 'function' | 'value'>>;
+  /** Specifier(s) that import the card runtime's API (CardDef, FieldDef, contains, html…). */
+  cardApi?: string | string[];
+}
+
+export type CardFormat = 'isolated' | 'embedded' | 'fitted' | 'edit' | 'atom';
+export interface CardTypeRef { module: string; name: string; }
+/** A serialized card instance. */
+export interface CardInstance {
+  id: string;
+  type: CardTypeRef;
+  attributes: Record<string, any>;
+  relationships: Record<string, string | string[] | null>;
+}
+/** Render tree nodes: text, elements and host components (trusted tokens). Data only. */
+export type CardNode = string | CardElement | CardComponent;
+export interface CardElement { tag: string; attrs: Record<string, string>; on: Record<string, string>; children: CardNode[]; }
+export interface CardComponent { component: TrustedToken; props: Record<string, any>; on: Record<string, string>; children: CardNode[]; }
+export interface CardRender { id: string; format: CardFormat; tree: CardNode[]; css: string; title: string; }
+/** A model write leaving the sandbox. */
+export interface ModelPatch { seq: number; id: string; path: string; op: 'replace'; value: any; }
+export interface DispatchResult { render: CardRender; patches: ModelPatch[]; changed: string[]; }
+export interface CardExport {
+  name: string;
+  kind: 'card' | 'field' | 'class' | 'function' | 'value';
+  displayName?: string;
+  fields?: Record<string, { kind: 'contains' | 'containsMany' | 'linksTo' | 'linksToMany'; type: string; computed: boolean }>;
+}
+/** Sanitised event data sent with an action. */
+export interface CardEventData {
+  type: string; key?: string; code?: string; value?: string; checked?: boolean;
+  altKey?: boolean; ctrlKey?: boolean; metaKey?: boolean; shiftKey?: boolean; button?: number;
 }
 
 /** Workers by principal. Events: 'terminated' and 'protocol-error' (CustomEvent detail). */
@@ -151,6 +182,8 @@ export interface CompartmentOptions {
   limits?: Limits;
   modules?: ModulePolicy;
   pool?: CompartmentPool;
+  /** Applies model patches to the host's store; return (or resolve) to acknowledge them. */
+  onModelPatch?: (patches: ModelPatch[], info: { compartment: Compartment }) => unknown;
 }
 
 export interface CompartmentStats {
@@ -176,6 +209,21 @@ export class Compartment extends EventTarget {
   import(url: string): Promise<string[]>;
   /** Replaces the module policy, evicting what was loaded under the old one; resolves with those URLs. */
   setModulePolicy(modules: ModulePolicy): Promise<string[]>;
+  /** Creates a card instance in the sandbox (importing its module first). */
+  createCard(type: CardTypeRef, data?: { id?: string; attributes?: Record<string, any>; relationships?: Record<string, string | string[] | null> }): Promise<CardInstance>;
+  /** The reload path: rebuilds a serialized instance in the sandbox. */
+  loadCard(instance: CardInstance): Promise<CardInstance>;
+  render(id: string, format: CardFormat): Promise<CardRender>;
+  /** One round trip for many cards; a failing card yields { id, format, error } and fails nothing else. */
+  renderMany(list: [string, CardFormat][]): Promise<(CardRender | { id: string; format: CardFormat; error: SandboxError })[]>;
+  /** Runs an action of the card's current render; resolves once onModelPatch acknowledged its patches. */
+  dispatch(id: string, actionId: string, eventData?: CardEventData): Promise<DispatchResult>;
+  describe(url: string): Promise<{ url: string; exports: CardExport[] }>;
+  serializeCard(id: string): Promise<CardInstance>;
+  dropCard(id: string): Promise<boolean>;
+  /** Patches onModelPatch has not acknowledged yet (after its retries), oldest first. */
+  unacknowledgedPatches(): ModelPatch[];
+  retryPatches(): Promise<void>;
   /** Stops it now; its state is gone and the next call starts afresh. */
   terminate(): void;
   dispose(): Promise<void>;

@@ -269,6 +269,17 @@ pub const HANDLER: Capability = Capability {
     enforced_in: "realm.rs install_handler",
 };
 
+/// The card runtime, reachable only by importing a `modules.cardApi` specifier.
+pub const CARD_API: Capability = Capability {
+    names: &[],
+    source: Source::Endowment,
+    invariant: "guest-level JavaScript evaluated in the guest realm: it holds no host object \
+                and no native function, so it can do nothing the guest could not; its host \
+                operations object is held by Rust only; everything it returns leaves by clone, \
+                and render trees are untrusted input to the host shim's sanitiser",
+    enforced_in: "cards/mod.rs Runtime::create, realm.rs Realm::card, pkg-template/cards.js",
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

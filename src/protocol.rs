@@ -70,6 +70,19 @@ pub enum Request {
         /// Arguments (root is an array).
         args: Graph,
     },
+    /// Run a card operation of the guest's card runtime, awaiting a promise result.
+    Card {
+        /// Request id.
+        id: RequestId,
+        /// Target realm.
+        realm: u32,
+        /// Operation name (see `cards::Op`).
+        op: String,
+        /// The card module the operation is about, for create, load and describe.
+        module: Option<String>,
+        /// Arguments (root is an array).
+        args: Graph,
+    },
     /// Answer an async host call.
     Settle {
         /// Request id (acknowledged with an empty result once the guest ran).
@@ -302,6 +315,26 @@ pub fn decode(graph: &Graph) -> std::result::Result<Request, (Option<RequestId>,
                 args,
             }
         }
+        "card" => {
+            m.only(&["v", "type", "id", "realm", "op", "module", "args"])
+                .map_err(fail)?;
+            let args = m.graph("args");
+            let is_array = matches!(&args.root, Value::Object(o) if matches!(args.get(*o), Some(Object::Array { .. })));
+            if !is_array {
+                return Err(fail(protocol("`args` must be an array")));
+            }
+            let module = match m.get("module") {
+                None | Some(Value::Undefined) => None,
+                Some(_) => Some(m.string("module").map_err(fail)?),
+            };
+            Request::Card {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+                realm: realm().map_err(fail)?,
+                op: m.string("op").map_err(fail)?,
+                module,
+                args,
+            }
+        }
         "settle" => {
             m.only(&["v", "type", "id", "realm", "call", "ok", "value", "error"])
                 .map_err(fail)?;
@@ -514,6 +547,18 @@ impl Dispatcher {
                 args,
             } => {
                 let result = self.realm(realm).and_then(|r| r.call_outcome(&name, &args));
+                self.outcome(id, realm, result, &mut replies);
+            }
+            Request::Card {
+                id,
+                realm,
+                op,
+                module,
+                args,
+            } => {
+                let result = self
+                    .realm(realm)
+                    .and_then(|r| r.card(&op, module.as_deref(), &args));
                 self.outcome(id, realm, result, &mut replies);
             }
             Request::Settle {

@@ -1071,7 +1071,8 @@ fn top_location(stack: &str) -> Option<Location> {
         let inner = line.trim().strip_suffix(')')?;
         let open = inner.rfind(" (")?;
         let loc = &inner[open + 2..];
-        if loc.starts_with("native") {
+        // The card runtime's frames are ours; the guest's first frame is the one to fix.
+        if loc.starts_with("native") || loc.starts_with(crate::cards::FILENAME) {
             return None;
         }
         let mut parts = loc.rsplitn(3, ':');
