@@ -26,11 +26,18 @@ pub enum ErrorCode {
     PolicyDenied,
     /// The worker protocol saw a malformed or unknown message.
     Protocol,
+    /// The host's `onModelPatch` did not acknowledge model patches (raised by the client).
+    PatchUnacknowledged,
+    /// A render named a host component that is not a genuine token in the registry
+    /// (raised by the host shim).
+    UnknownToken,
+    /// A render tree was too large or too deep to put in the DOM (raised by the host shim).
+    RenderRejected,
 }
 
 impl ErrorCode {
     /// Every code, for documentation checks and tables.
-    pub const ALL: [ErrorCode; 10] = [
+    pub const ALL: [ErrorCode; 13] = [
         ErrorCode::InvalidOptions,
         ErrorCode::NotCloneable,
         ErrorCode::GuestThrew,
@@ -41,6 +48,9 @@ impl ErrorCode {
         ErrorCode::Busy,
         ErrorCode::PolicyDenied,
         ErrorCode::Protocol,
+        ErrorCode::PatchUnacknowledged,
+        ErrorCode::UnknownToken,
+        ErrorCode::RenderRejected,
     ];
 
     /// The stable string form, e.g. `SANDBOX_LIMIT_EXCEEDED`.
@@ -57,6 +67,9 @@ impl ErrorCode {
             ErrorCode::Busy => "SANDBOX_BUSY",
             ErrorCode::PolicyDenied => "SANDBOX_POLICY_DENIED",
             ErrorCode::Protocol => "SANDBOX_PROTOCOL",
+            ErrorCode::PatchUnacknowledged => "SANDBOX_PATCH_UNACKNOWLEDGED",
+            ErrorCode::UnknownToken => "SANDBOX_UNKNOWN_TOKEN",
+            ErrorCode::RenderRejected => "SANDBOX_RENDER_REJECTED",
         }
     }
 }

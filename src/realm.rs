@@ -464,7 +464,44 @@ impl Realm {
             inner.modules.provide(url, source, &mut inner.context);
             inner.meter.disarm(&mut inner.context);
         }
-        self.finish_imports()
+        let mut out = self.finish_imports();
+        out.extend(self.resume_imports());
+        out
+    }
+
+    /// Resumes the guest's dynamic imports whose module graph is now here (or failed): each
+    /// settles its promise in one metered entry, and entries waiting on them may finish.
+    fn resume_imports(&mut self) -> Vec<(u64, Result<Graph>)> {
+        let ready = match self.inner.as_ref() {
+            Some(inner) => inner.modules.take_ready_imports(),
+            None => return Vec::new(),
+        };
+        if ready.is_empty() {
+            return Vec::new();
+        }
+        let result = self.enter(false, move |inner| {
+            for import in ready {
+                import.resume(&mut inner.context);
+            }
+            Ok(JsValue::undefined())
+        });
+        self.after_jobs(result)
+    }
+
+    /// Entries finished by jobs that just ran; if the jobs failed, every waiting entry
+    /// failed with them.
+    fn after_jobs(&mut self, result: Result<Outcome>) -> Vec<(u64, Result<Graph>)> {
+        match result {
+            Ok(_) => self.finished(),
+            Err(e) => {
+                let tokens: Vec<u64> = self
+                    .inner
+                    .as_mut()
+                    .map(|i| i.pending.drain().map(|(t, _)| t).collect())
+                    .unwrap_or_default();
+                tokens.into_iter().map(|t| (t, Err(e.clone()))).collect()
+            }
+        }
     }
 
     /// Replaces the module policy; every module loaded under the old one is evicted.
@@ -608,18 +645,7 @@ impl Realm {
             }
             Ok(JsValue::undefined())
         });
-        match result {
-            Ok(_) => Ok(self.finished()),
-            Err(e) => {
-                // The jobs that failed belong to every waiting entry.
-                let tokens: Vec<u64> = self
-                    .inner
-                    .as_mut()
-                    .map(|i| i.pending.drain().map(|(t, _)| t).collect())
-                    .unwrap_or_default();
-                Ok(tokens.into_iter().map(|t| (t, Err(e.clone()))).collect())
-            }
-        }
+        Ok(self.after_jobs(result))
     }
 
     /// Stops waiting for entry `token` (e.g. the host gave up on it).

