@@ -373,7 +373,10 @@ fn a_computed_dynamic_import_waits_for_the_host_and_resumes() {
             "https://realm.example/alice/lazy.js",
             "import { base } from './lazy-dep.js'; export const value = base + 1;",
         ),
-        ("https://realm.example/alice/lazy-dep.js", "export const base = 41;"),
+        (
+            "https://realm.example/alice/lazy-dep.js",
+            "export const base = 41;",
+        ),
     ]);
     let src = "const name = ['la', 'zy'].join(''); Promise.all([import(`https://realm.example/alice/${name}.js`).then(m => m.value), import('https://attacker.example/' + name).catch(e => e.name), import(`https://realm.example/alice/${name}-missing.js`).catch(e => e.name)])";
     let token = match r.eval_outcome(src, &EvalOptions::default()).unwrap() {
@@ -407,6 +410,8 @@ fn a_computed_dynamic_import_waits_for_the_host_and_resumes() {
         .expect("the eval finished once the modules arrived");
     let g = result.unwrap();
     r.set("__r", &g).unwrap();
-    let s = r.eval("JSON.stringify(__r)", &EvalOptions::default()).unwrap();
+    let s = r
+        .eval("JSON.stringify(__r)", &EvalOptions::default())
+        .unwrap();
     assert_eq!(s.root, Value::str(r#"[42,"TypeError","TypeError"]"#));
 }

@@ -595,10 +595,7 @@ impl ModuleLoader for Loader {
             modules.request(&resolved);
             *modules.missed.borrow_mut() = Some(resolved.url.clone());
             JsNativeError::typ()
-                .with_message(format!(
-                    "module {} is not loaded yet",
-                    resolved.url
-                ))
+                .with_message(format!("module {} is not loaded yet", resolved.url))
                 .into()
         })
     }
