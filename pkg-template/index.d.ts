@@ -9,7 +9,10 @@ export type SandboxErrorCode =
   | 'SANDBOX_DISPOSED'
   | 'SANDBOX_BUSY'
   | 'SANDBOX_POLICY_DENIED'
-  | 'SANDBOX_PROTOCOL';
+  | 'SANDBOX_PROTOCOL'
+  | 'SANDBOX_PATCH_UNACKNOWLEDGED'
+  | 'SANDBOX_UNKNOWN_TOKEN'
+  | 'SANDBOX_RENDER_REJECTED';
 
 export class SandboxError extends Error {
   readonly name: 'SandboxError';
@@ -23,6 +26,8 @@ export class SandboxError extends Error {
   /** SANDBOX_GUEST_THREW / SANDBOX_SYNTAX: the guest error's name, or 'value'. */
   readonly guestName?: string;
   readonly guestMessage?: string;
+  /** SANDBOX_PATCH_UNACKNOWLEDGED: the model patches the host did not acknowledge. */
+  readonly patches?: ModelPatch[];
   readonly guestStack?: string;
   readonly filename?: string;
   readonly line?: number;
