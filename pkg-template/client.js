@@ -1,4 +1,4 @@
-// The compartment tier's main-thread client. Each compartment is a realm inside a dedicated
+// The compartment tier's main-thread client (API docs: index.d.ts). Each compartment is a realm inside a dedicated
 // module worker; principals never share a worker. Every call has a deadline: the engine's
 // own budget stops runaways softly, and a worker that does not answer by deadline + grace
 // is killed (worker.terminate()), its pending calls rejected, and respawned on next use.
@@ -14,7 +14,7 @@ const now = () => performance.now();
 const WASM_URL = new URL('./isolated_realm_bg.wasm', import.meta.url);
 const V = 1;
 
-const POOL_OPTIONS = ['maxWorkers', 'idleTimeoutMs', 'graceMs', 'memoryLimitMb', 'maxInFlight', 'maxSourceLength', 'wasm', 'credentials', 'fetchTimeoutMs', 'asyncTimeoutMs'];
+const POOL_OPTIONS = ['maxWorkers', 'idleTimeoutMs', 'graceMs', 'memoryLimitMb', 'maxInFlight', 'maxSourceLength', 'wasm', 'credentials', 'fetchTimeoutMs', 'asyncTimeoutMs', 'spareAfterKill'];
 const CREATE_OPTIONS = ['principal', 'handler', 'exposeHandlerAs', 'allowCodeGeneration', 'limits', 'modules', 'pool', 'onModelPatch'];
 const FORMATS = ['isolated', 'embedded', 'fitted', 'edit', 'atom'];
 const PATCH_ATTEMPTS = 3;
@@ -82,11 +82,6 @@ function uncloneablePath(value) {
   return walk(value, '$', 0);
 }
 
-/**
- * A trusted module export a guest handed back: recognised by identity inside the guest's
- * realm, so only genuine tokens become instances of this class. Map it back to the real
- * host component with a registry keyed by `module` and `export`.
- */
 export class TrustedToken {
   constructor(module, name) {
     this.module = module;
@@ -170,7 +165,7 @@ class Slot {
     this.tokenKey = `token:${globalThis.crypto.randomUUID()}`;
     // Written out literally: bundlers (Vite, webpack) recognise exactly this shape and emit
     // the worker as a module of its own.
-    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `isolated-realm:${principal}` });
+    this.worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: `isolated-realm:${principal ?? 'spare'}` });
     this.worker.onmessage = (e) => this.#receive(e.data);
     this.worker.onerror = (e) => {
       e.preventDefault?.();
@@ -391,6 +386,8 @@ class Slot {
     this.queue = [];
     // Leave the pool before anyone hears of it, so a listener's next call gets a new worker.
     this.pool.forget(this);
+    if (this.principal === null) return; // a spare: no compartments, nobody to tell
+    if (reason !== 'evicted') this.pool.prepareSpare();
     const orphans = [...this.compartments.values()];
     this.compartments.clear();
     for (const c of orphans) c.lost(this, hadPending.has(c) ? null : this.dead);
@@ -414,6 +411,10 @@ export class CompartmentPool extends EventTarget {
     this.credentials = o.credentials;
     this.fetchTimeoutMs = positive(o.fetchTimeoutMs, 'fetchTimeoutMs', 30_000);
     this.asyncTimeoutMs = positive(o.asyncTimeoutMs, 'asyncTimeoutMs', 30_000);
+    if (o.spareAfterKill !== undefined && typeof o.spareAfterKill !== 'boolean') throw invalid('spareAfterKill', 'must be a boolean');
+    this.spareAfterKill = o.spareAfterKill ?? true;
+    this.spare = null; // a started worker with no principal yet, after a kill
+    this.closed = false;
     this.slots = new Map(); // principal -> Slot
     this.nextId = 1;
     this.nextRealm = 1;
@@ -435,7 +436,15 @@ export class CompartmentPool extends EventTarget {
     let slot = this.slots.get(principal);
     if (slot && !slot.dead) return slot;
     if (this.slots.size >= this.maxWorkers) this.#evictOne();
-    slot = new Slot(this, principal);
+    if (this.spare && !this.spare.dead) {
+      // Adopt the spare: it has started already, so a respawn costs a round trip.
+      slot = this.spare;
+      slot.principal = principal;
+      slot.lastUsed = now();
+    } else {
+      slot = new Slot(this, principal);
+    }
+    this.spare = null;
     this.slots.set(principal, slot);
     this.#sweepSoon();
     return slot;
@@ -458,27 +467,32 @@ export class CompartmentPool extends EventTarget {
       for (const s of [...this.slots.values()]) {
         if (!s.busy && s.lastUsed < cutoff) s.kill('evicted', `the worker of principal ${s.principal} was idle`);
       }
-      if (this.slots.size) this.#sweepSoon();
+      if (this.spare && this.spare.lastUsed < cutoff) this.spare.kill('evicted', 'the spare worker was idle');
+      if (this.slots.size || this.spare) this.#sweepSoon();
     }, Math.min(this.idleTimeoutMs, 10_000));
   }
 
   forget(slot) {
+    if (this.spare === slot) this.spare = null;
     if (this.slots.get(slot.principal) === slot) this.slots.delete(slot.principal);
+  }
+
+  // After a kill the next call usually respawns: start a worker ahead, so it skips start-up.
+  prepareSpare() {
+    if (!this.spareAfterKill || this.closed || this.spare) return;
+    if (this.slots.size + 1 > this.maxWorkers) return;
+    this.spare = new Slot(this, null);
+    this.#sweepSoon();
   }
 
   emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
-  /** Live workers, for observability. */
   get workerCount() {
-    return this.slots.size;
+    return this.slots.size + (this.spare ? 1 : 0);
   }
 
-  /**
-   * Drops the module at `url` and every module importing it, in every compartment of this
-   * pool; the next import fetches fresh source. Resolves with the URLs dropped.
-   */
   async invalidate(url) {
     const gone = new Set();
     await Promise.all([...this.slots.values()].map((s) =>
@@ -487,13 +501,13 @@ export class CompartmentPool extends EventTarget {
     return [...gone].sort();
   }
 
-  /** The hook for realm change events: `{ type: 'update' | 'delete', url }`. */
   realmChanged(event) {
     return this.invalidate(event && event.url);
   }
 
-  /** Kills every worker. */
   close() {
+    this.closed = true;
+    this.spare?.kill('requested', 'the pool was closed');
     for (const s of [...this.slots.values()]) s.kill('requested', 'the pool was closed');
     if (this.sweeper !== null) clearTimer(this.sweeper);
     this.sweeper = null;
@@ -522,10 +536,6 @@ export class Compartment extends EventTarget {
   #unacked = [];
   #delivering = Promise.resolve();
 
-  /**
-   * @param {{principal: string, handler?: Function, exposeHandlerAs?: string,
-   *   allowCodeGeneration?: boolean, limits?: object, pool?: CompartmentPool}} options
-   */
   static async create(options) {
     const o = checkKeys(options, CREATE_OPTIONS, 'compartment');
     if (typeof o.principal !== 'string' || o.principal === '') throw invalid('principal', 'must be a non-empty string');
@@ -580,10 +590,6 @@ export class Compartment extends EventTarget {
     return modules;
   }
 
-  /**
-   * Replaces the module policy. Modules loaded under the old one are evicted; resolves with
-   * their URLs. Malformed or too-broad entries reject with SANDBOX_INVALID_OPTIONS.
-   */
   async setModulePolicy(modules) {
     const before = this.#realms;
     const next = this.#policy(modules);
@@ -656,7 +662,6 @@ export class Compartment extends EventTarget {
     }
   }
 
-  /** Evaluates a script; resolves with a clone of its completion value (awaited if a promise). */
   eval(source, options) {
     if (typeof source !== 'string') return Promise.reject(invalid('source', 'must be a string'));
     if (source.length > this.#pool.maxSourceLength) {
@@ -667,23 +672,16 @@ export class Compartment extends EventTarget {
     return this.#send(message);
   }
 
-  /**
-   * Imports the module at `url` (absolute) with its whole graph, fetched by the pool's
-   * broker under this compartment's module policy, and evaluates it. Resolves with its
-   * export names.
-   */
   import(url) {
     if (typeof url !== 'string') return Promise.reject(invalid('url', 'must be a string'));
     return this.#send({ type: 'import', url });
   }
 
-  /** Defines global `name` in the guest as a clone of `value`. */
   async set(name, value) {
     if (typeof name !== 'string') throw invalid('name', 'must be a string');
     await this.#send({ type: 'set', name, value });
   }
 
-  /** Calls guest global `name` with cloned arguments; resolves with a clone of the result. */
   call(name, ...args) {
     if (typeof name !== 'string') return Promise.reject(invalid('name', 'must be a string'));
     return this.#send({ type: 'call', name, args });
@@ -697,18 +695,12 @@ export class Compartment extends EventTarget {
     return this.#send(message);
   }
 
-  /**
-   * Creates an instance of the card class `type` ({ module, name }) from `data`
-   * ({ id?, attributes?, relationships? }) inside the sandbox; the module is imported
-   * through the broker first. Resolves with the serialized instance.
-   */
   async createCard(type, data = {}) {
     const t = typeRef(type);
     await this.import(t.module);
     return this.#card('create', t.module, [t, data]);
   }
 
-  /** The reload path: rebuilds a serialized instance (from `createCard` or a store) in the sandbox. */
   async loadCard(instance) {
     if (instance === null || typeof instance !== 'object') throw invalid('instance', 'must be a serialized card');
     const t = typeRef(instance.type);
@@ -716,16 +708,11 @@ export class Compartment extends EventTarget {
     return this.#card('load', t.module, [t, instance]);
   }
 
-  /** Renders card `id` in `format`: { id, format, tree, css, title }, data only. */
   render(id, fmt) {
     try { format(fmt); } catch (e) { return Promise.reject(e); }
     return this.#card('render', undefined, [String(id), fmt]);
   }
 
-  /**
-   * Renders many cards in one round trip. Each entry is a render, or { id, format, error }
-   * with the SandboxError that card's render threw; one failing card fails nothing else.
-   */
   async renderMany(list) {
     if (!Array.isArray(list)) throw invalid('list', 'must be an array of [id, format]');
     const items = list.map((item) => {
@@ -736,11 +723,6 @@ export class Compartment extends EventTarget {
     return out.map((r) => (r.error ? { id: r.id, format: r.format, error: cardError(r.error) } : r));
   }
 
-  /**
-   * Runs action `actionId` of card `id`'s current render with sanitised `eventData`.
-   * Resolves with { render, patches, changed } once the host acknowledged the patches
-   * (through `onModelPatch`); rejects with SANDBOX_PATCH_UNACKNOWLEDGED if it did not.
-   */
   async dispatch(id, actionId, eventData = {}) {
     if (typeof actionId !== 'string') throw invalid('actionId', 'must be a string');
     const result = await this.#card('dispatch', undefined, [String(id), actionId, eventData]);
@@ -748,29 +730,24 @@ export class Compartment extends EventTarget {
     return result;
   }
 
-  /** Exports of a module with card and field schemas, as data. */
   async describe(url) {
     if (typeof url !== 'string') throw invalid('url', 'must be a string');
     await this.import(url);
     return this.#card('describe', url, [url]);
   }
 
-  /** The serialized instance of card `id`. */
   serializeCard(id) {
     return this.#card('serialize', undefined, [String(id)]);
   }
 
-  /** Forgets card `id` in the sandbox; resolves with whether it was loaded. */
   dropCard(id) {
     return this.#card('drop', undefined, [String(id)]);
   }
 
-  /** Patches the host has not acknowledged yet, oldest first. */
   unacknowledgedPatches() {
     return this.#unacked.map((p) => ({ ...p }));
   }
 
-  /** Offers the unacknowledged patches to `onModelPatch` again. */
   retryPatches() {
     return this.#deliver([]);
   }
@@ -804,7 +781,6 @@ export class Compartment extends EventTarget {
     return next;
   }
 
-  /** Stops this compartment now, whatever it is doing. Its state is gone; later calls respawn it. */
   terminate() {
     const slot = this.#slot;
     if (!slot) return;
@@ -819,7 +795,6 @@ export class Compartment extends EventTarget {
     }
   }
 
-  /** Frees the compartment; later calls reject with SANDBOX_DISPOSED. */
   async dispose() {
     if (this.#disposed) return;
     this.#disposed = true;
@@ -830,7 +805,6 @@ export class Compartment extends EventTarget {
     await slot.request({ type: 'dispose', realm: this.#realm }, null, DEFAULT_TIMEOUT_MS).catch(() => {});
   }
 
-  /** Counters: calls, errors, total round-trip ms, the worker's wasm memory, respawns. */
   stats() {
     return { ...this.#stats };
   }

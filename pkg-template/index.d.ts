@@ -113,6 +113,8 @@ export interface PoolOptions {
   fetchTimeoutMs?: number;
   /** A call whose result is a promise still pending after this long rejects (limit 'asyncTimeoutMs'). Default 30000. */
   asyncTimeoutMs?: number;
+  /** After a worker is killed, start one worker ahead so the respawn skips start-up; it is idle-evicted. Default true. */
+  spareAfterKill?: boolean;
 }
 
 /** What modules a compartment may import. Malformed or too-broad entries are SANDBOX_INVALID_OPTIONS. */

@@ -342,3 +342,31 @@ test('URL and Intl in a compartment agree with the page', async () => {
   });
   assert.deepEqual(r.guest, r.host);
 });
+
+test('after a kill the pool starts one spare worker, and the respawn adopts it', async () => {
+  const r = await run(async (pkg) => {
+    const counts = async (spareAfterKill) => {
+      const pool = new pkg.CompartmentPool({ spareAfterKill });
+      const c = await pkg.Compartment.create({ principal: 'spare-test', pool });
+      await c.eval('1');
+      const before = pool.workerCount;
+      c.terminate();
+      const afterKill = pool.workerCount;
+      // The death is reported once, on the next call; the call after it respawns.
+      const reported = await c.eval('1').then(() => 'answered', (e) => e.code);
+      const answer = await c.eval('40 + 2');
+      const afterRespawn = pool.workerCount;
+      const other = await pkg.Compartment.create({ principal: 'spare-other', pool });
+      await other.eval('1');
+      const withOther = pool.workerCount;
+      pool.close();
+      return { before, afterKill, reported, answer, afterRespawn, withOther, closed: pool.workerCount };
+    };
+    return { on: await counts(undefined), off: await counts(false) };
+  });
+  // On: the killed worker is replaced by an unowned spare at once, which the respawn adopts
+  // (no extra worker), and no spare is started for the second principal.
+  const reported = 'SANDBOX_TERMINATED';
+  assert.deepEqual(r.on, { before: 1, afterKill: 1, reported, answer: 42, afterRespawn: 1, withOther: 2, closed: 0 });
+  assert.deepEqual(r.off, { before: 1, afterKill: 0, reported, answer: 42, afterRespawn: 1, withOther: 2, closed: 0 });
+});
