@@ -178,3 +178,33 @@ test('failures are typed and located: syntax, denied import, runaway render; the
   assert.deepEqual(r.described.exports.map((e) => `${e.name}:${e.kind}`), ['Counter:card', 'Person:card', 'Spin:card']);
   assert.deepEqual(r.described.exports[0].fields.owner, { kind: 'linksTo', type: 'Person', computed: false });
 });
+
+test('hot reload: after the module is edited and invalidated, the instance is rebuilt on the new code with its data', async () => {
+  files.set('/realm/alice/note.js', `import { CardDef, contains, StringField, html } from '${API}';\nexport class Note extends CardDef {\n  body = contains(StringField);\n  static isolated({ model }) { return html\`<p>v1: \${model.body}</p>\`; }\n}`);
+  const r = await run(async (pkg, { origin, setup }) => {
+    const { pool, c } = await (0, eval)(setup)(pkg, origin);
+    const url = origin + '/realm/alice/note.js';
+    await c.createCard({ module: url, name: 'Note' }, { id: 'n', attributes: { body: 'hello' } });
+    const before = (await c.render('n', 'isolated')).tree[0].children[0].children;
+    // Kept for the second half, after the test edits the file on the server.
+    globalThis.__cardPool = pool;
+    globalThis.__cardC = c;
+    return { before, url };
+  }, { origin: h.origin, setup: SETUP });
+  files.set('/realm/alice/note.js', files.get('/realm/alice/note.js').replace('v1:', 'v2:'));
+  const after = await page.evaluate(async (url) => {
+    const pool = globalThis.__cardPool;
+    const c = globalThis.__cardC;
+    const gone = await pool.invalidate(url);
+    const saved = await c.serializeCard('n');
+    await c.dropCard('n');
+    const again = await c.loadCard(saved);
+    const tree = (await c.render('n', 'isolated')).tree[0].children[0].children;
+    pool.close();
+    return { gone, again, tree };
+  }, r.url);
+  assert.deepEqual(r.before, ['v1: ', 'hello']);
+  assert.deepEqual(after.gone, [r.url]);
+  assert.equal(after.again.id, 'n');
+  assert.deepEqual(after.tree, ['v2: ', 'hello']);
+});
