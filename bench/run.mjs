@@ -3,6 +3,7 @@
 //
 //   npm ci --prefix bench      # once: playwright-core and quickjs-emscripten
 //   node bench/run.mjs         # ~3-5 minutes on 2 cores
+//   BENCH_ONLY=cards node bench/run.mjs   # only the cards section (results/only-cards.*)
 //
 // Measures the same workloads (same source text, results checked to agree) in
 //   - isolated-realm: the sync Realm in a dedicated worker, and a Compartment from the page
@@ -24,6 +25,12 @@ const PKG = join(root, 'pkg');
 const CHROMIUM = '/usr/bin/chromium';
 // A workload call that takes longer than this in one engine is stopped and reported "> cap".
 const CAP_MS = Number(process.env.BENCH_CAP_MS) || 30_000;
+// Sections: 'main' (everything but cards) and 'cards'. BENCH_ONLY=cards (comma-separated
+// list) runs only those, for development, and writes results/only-<sections>.{json,md}
+// instead of results/latest.*.
+const SECTIONS = ['main', 'cards'];
+const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((x) => x.trim()).filter(Boolean) : null;
+const want = (section) => !ONLY || ONLY.includes(section);
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage',
   '--disable-background-networking', '--disable-component-update', '--no-first-run',
@@ -50,6 +57,7 @@ if (missingDeps.length) {
 }
 // What was measured (pkg/ may be rebuilt by others later).
 const WASM_SHA256 = createHash('sha256').update(readFileSync(join(PKG, 'isolated_realm_bg.wasm'))).digest('hex');
+if (ONLY && (!ONLY.length || ONLY.some((x) => !SECTIONS.includes(x)))) die(`BENCH_ONLY must name sections among ${SECTIONS.join(', ')}, not ${process.env.BENCH_ONLY}`);
 if (!existsSync(CHROMIUM)) die(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium)`);
 
 const { chromium } = await import('playwright-core');
@@ -191,6 +199,10 @@ const WORKLOADS = [
   ['text_utf16', 'regex + string ops on 200 KB (mixed-script text)', { info: true }],
 ];
 const TARGET_WORKLOADS = WORKLOADS.filter(([, , o]) => !o?.info);
+// Cards: engines (table column order) and batch sizes.
+const CARD_ENGINES = ['compartment', 'realm', 'quickjs', 'v8'];
+const CARD_SIZES = [100, 200];
+const CARD_DISPATCHES = 50;
 
 const server = await serve(0);
 const origin = `http://127.0.0.1:${server.address().port}`;
@@ -215,77 +227,102 @@ let mismatches = [];
 try {
   log(`Chromium ${browser.version()}, ${os.cpus().length} CPUs; server ${origin}`);
 
-  // Cold start: per repetition and engine, a fresh tab (a new page in a new browser context:
-  // nothing compiled or cached), then three more workers on that same tab (the compiled
-  // module cached on the page and posted to the worker).
-  raw.coldStart = {};
-  for (const kind of ENGINES) raw.coldStart[kind] = { fresh: [], warm: [], values: [] };
-  const COLD_TABS = 5;
-  for (let rep = 0; rep < COLD_TABS; rep++) {
-    for (const kind of ENGINES) {
-      const ctx = await browser.newContext();
-      ctx.on('request', (r) => { if (!r.url().startsWith(origin)) external.push(r.url()); });
-      const page = await openPage(ctx);
-      if (rep === 0 && kind === 'realm') raw.pageEval = await page.evaluate(() => bench.pageEval);
-      const fresh = await page.evaluate((k) => bench.coldStart(k, false), kind);
-      raw.coldStart[kind].fresh.push(fresh.ms);
-      raw.coldStart[kind].values.push(fresh.value);
-      for (let i = 0; i < 3; i++) {
-        const warm = await page.evaluate((k) => bench.coldStart(k, true), kind);
-        raw.coldStart[kind].warm.push(warm.ms);
-        raw.coldStart[kind].values.push(warm.value);
+  if (want('main')) {
+    // Cold start: per repetition and engine, a fresh tab (a new page in a new browser context:
+    // nothing compiled or cached), then three more workers on that same tab (the compiled
+    // module cached on the page and posted to the worker).
+    raw.coldStart = {};
+    for (const kind of ENGINES) raw.coldStart[kind] = { fresh: [], warm: [], values: [] };
+    const COLD_TABS = 5;
+    for (let rep = 0; rep < COLD_TABS; rep++) {
+      for (const kind of ENGINES) {
+        const ctx = await browser.newContext();
+        ctx.on('request', (r) => { if (!r.url().startsWith(origin)) external.push(r.url()); });
+        const page = await openPage(ctx);
+        if (rep === 0 && kind === 'realm') raw.pageEval = await page.evaluate(() => bench.pageEval);
+        const fresh = await page.evaluate((k) => bench.coldStart(k, false), kind);
+        raw.coldStart[kind].fresh.push(fresh.ms);
+        raw.coldStart[kind].values.push(fresh.value);
+        for (let i = 0; i < 3; i++) {
+          const warm = await page.evaluate((k) => bench.coldStart(k, true), kind);
+          raw.coldStart[kind].warm.push(warm.ms);
+          raw.coldStart[kind].values.push(warm.value);
+        }
+        await ctx.close();
       }
-      await ctx.close();
+      log(`cold start, tab ${rep + 1}/${COLD_TABS}: ${ENGINES.map((k) => `${k} ${fmtMs(raw.coldStart[k].fresh[rep])}`).join(', ')}`);
     }
-    log(`cold start, tab ${rep + 1}/${COLD_TABS}: ${ENGINES.map((k) => `${k} ${fmtMs(raw.coldStart[k].fresh[rep])}`).join(', ')}`);
+
+    const page = await openPage();
+    raw.init = await page.evaluate(() => bench.setupEngines());
+    log('engines ready:', JSON.stringify(raw.init));
+
+    raw.newRealm = await page.evaluate(() => bench.newRealm(10, 20, false));
+    log(`new realm: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealm[k].samples))}`).join(', ')}`);
+    raw.newRealmEval = await page.evaluate(() => bench.newRealm(10, 20, true));
+    log(`new realm + first eval: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealmEval[k].samples))}`).join(', ')}`);
+
+    raw.workloads = {};
+    for (const [name] of WORKLOADS) {
+      raw.workloads[name] = await page.evaluate((n) => bench.workload(n), name);
+      log(`${name}: ${ENGINES.map((k) => `${k} ${raw.workloads[name][k].capped ? '> cap' : fmtMs(median(raw.workloads[name][k].samples))}`).join(', ')}`);
+    }
+
+    raw.calls = await page.evaluate(() => bench.smallCalls(10_000, 3));
+    log(`10k calls: ${ENGINES.map((k) => `${k} ${fmtMs(median(raw.calls[k].samples))}`).join(', ')}`);
+
+    raw.boundary = {};
+    for (const bytes of [1_000, 100_000]) {
+      raw.boundary[bytes] = await page.evaluate((b) => bench.boundary(b, 200, 3), bytes);
+      log(`boundary ${bytes / 1000} KB ×200: ${Object.keys(raw.boundary[bytes]).map((k) => `${k} ${fmtMs(median(raw.boundary[bytes][k].samples))}`).join(', ')}`);
+    }
+
+    raw.softStop = {};
+    for (const kind of ['realm', 'compartment', 'quickjs']) {
+      raw.softStop[kind] = [];
+      for (let i = 0; i < 5; i++) raw.softStop[kind].push(await page.evaluate((k) => bench.softStop(k, 100), kind));
+    }
+    log(`soft stop (100 ms): ${Object.keys(raw.softStop).map((k) => `${k} ${fmtMs(median(raw.softStop[k].map((x) => x.ms)))}`).join(', ')}`);
+
+    raw.hardKill = {};
+    for (const kind of ['compartment', 'quickjs', 'v8']) {
+      raw.hardKill[kind] = [];
+      for (let i = 0; i < 3; i++) raw.hardKill[kind].push(await page.evaluate((k) => bench.hardKill(k, 100), kind));
+    }
+    log(`hard kill (100 ms): ${Object.keys(raw.hardKill).map((k) => `${k} ${fmtMs(median(raw.hardKill[k].map((x) => x.stopMs)))} + ${fmtMs(median(raw.hardKill[k].map((x) => x.nextMs)))}`).join(', ')}`);
+
+    await page.evaluate(() => bench.disposeAll());
+    await page.bringToFront();
+    raw.frameGap = { idle: [], loop: [], regex: [] };
+    for (let i = 0; i < 3; i++) {
+      for (const what of ['idle', 'loop', 'regex']) raw.frameGap[what].push(await page.evaluate((w) => bench.frameGap(w), what));
+    }
+    log(`frame gap: ${Object.keys(raw.frameGap).map((k) => `${k} ${fmtMs(median(raw.frameGap[k].map((x) => x.maxGapMs)))}`).join(', ')}`);
+    await page.close();
   }
 
-  const page = await openPage();
-  raw.init = await page.evaluate(() => bench.setupEngines());
-  log('engines ready:', JSON.stringify(raw.init));
-
-  raw.newRealm = await page.evaluate(() => bench.newRealm(10, 20, false));
-  log(`new realm: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealm[k].samples))}`).join(', ')}`);
-  raw.newRealmEval = await page.evaluate(() => bench.newRealm(10, 20, true));
-  log(`new realm + first eval: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealmEval[k].samples))}`).join(', ')}`);
-
-  raw.workloads = {};
-  for (const [name] of WORKLOADS) {
-    raw.workloads[name] = await page.evaluate((n) => bench.workload(n), name);
-    log(`${name}: ${ENGINES.map((k) => `${k} ${raw.workloads[name][k].capped ? '> cap' : fmtMs(median(raw.workloads[name][k].samples))}`).join(', ')}`);
+  // Cards: the card runtime and one card module in each engine (bench/README.md, "Cards"),
+  // on a page of its own, one engine at a time.
+  // A failure here is reported under the cards table; it does not void the main section.
+  if (want('cards')) {
+    raw.cards = { sizes: CARD_SIZES, dispatches: CARD_DISPATCHES };
+    try {
+      const page = await openPage();
+      raw.pageEval ??= await page.evaluate(() => bench.pageEval);
+      for (const kind of CARD_ENGINES) {
+        const r = await page.evaluate(([k, o]) => bench.cards(k, o), [kind, { sizes: CARD_SIZES, runs: 5, dispatches: CARD_DISPATCHES }]);
+        raw.cards[kind] = r;
+        if (r.error) log(`cards, ${kind}: FAILED: ${r.error}`);
+        else {
+          log(`cards, ${kind}: ${CARD_SIZES.map((n) => `renderMany(${n}) ${fmtMs(median(r.sizes[n].many))}, ${n} × render ${fmtMs(median(r.sizes[n].each))}`).join('; ')}; dispatch ${fmtMs(median(r.dispatch.samples))}`);
+        }
+      }
+      await page.close();
+    } catch (e) {
+      raw.cards.fatal = String(e && e.stack || e);
+      console.error('bench: the cards section failed:', e);
+    }
   }
-
-  raw.calls = await page.evaluate(() => bench.smallCalls(10_000, 3));
-  log(`10k calls: ${ENGINES.map((k) => `${k} ${fmtMs(median(raw.calls[k].samples))}`).join(', ')}`);
-
-  raw.boundary = {};
-  for (const bytes of [1_000, 100_000]) {
-    raw.boundary[bytes] = await page.evaluate((b) => bench.boundary(b, 200, 3), bytes);
-    log(`boundary ${bytes / 1000} KB ×200: ${Object.keys(raw.boundary[bytes]).map((k) => `${k} ${fmtMs(median(raw.boundary[bytes][k].samples))}`).join(', ')}`);
-  }
-
-  raw.softStop = {};
-  for (const kind of ['realm', 'compartment', 'quickjs']) {
-    raw.softStop[kind] = [];
-    for (let i = 0; i < 5; i++) raw.softStop[kind].push(await page.evaluate((k) => bench.softStop(k, 100), kind));
-  }
-  log(`soft stop (100 ms): ${Object.keys(raw.softStop).map((k) => `${k} ${fmtMs(median(raw.softStop[k].map((x) => x.ms)))}`).join(', ')}`);
-
-  raw.hardKill = {};
-  for (const kind of ['compartment', 'quickjs', 'v8']) {
-    raw.hardKill[kind] = [];
-    for (let i = 0; i < 3; i++) raw.hardKill[kind].push(await page.evaluate((k) => bench.hardKill(k, 100), kind));
-  }
-  log(`hard kill (100 ms): ${Object.keys(raw.hardKill).map((k) => `${k} ${fmtMs(median(raw.hardKill[k].map((x) => x.stopMs)))} + ${fmtMs(median(raw.hardKill[k].map((x) => x.nextMs)))}`).join(', ')}`);
-
-  await page.evaluate(() => bench.disposeAll());
-  await page.bringToFront();
-  raw.frameGap = { idle: [], loop: [], regex: [] };
-  for (let i = 0; i < 3; i++) {
-    for (const what of ['idle', 'loop', 'regex']) raw.frameGap[what].push(await page.evaluate((w) => bench.frameGap(w), what));
-  }
-  log(`frame gap: ${Object.keys(raw.frameGap).map((k) => `${k} ${fmtMs(median(raw.frameGap[k].map((x) => x.maxGapMs)))}`).join(', ')}`);
-  await page.close();
 } catch (e) {
   raw.fatal = String(e && e.stack || e);
   console.error('bench: the run failed:', e);
@@ -316,7 +353,7 @@ function row(what, m, agreeText, note) {
   rows.push({ what, ...m, agree: agreeText, note });
 }
 
-if (!R.fatal) {
+if (!R.fatal && want('main')) {
   const cs = R.coldStart;
   const expect42 = (vs) => Object.fromEntries(Object.entries(vs).map(([k, v]) => [k, v]));
   const coldAgree = agree('cold start', { expected: [42], ...expect42(Object.fromEntries(ENGINES.map((k) => [k, cs[k].values]))) });
@@ -449,8 +486,49 @@ if (!R.fatal) {
     `1.5 MB = 1,500,000 bytes; raw ${fmtBytes(s.realmWasm.raw)}, brotli ${fmtBytes(s.realmWasm.brotli)}`);
   target('main-thread JS ≤ 10 KB gzipped', `${s.mainThreadJs.gzip.toLocaleString('en-US')} B`, s.mainThreadJs.gzip <= 10_000,
     `index.js + client.js + errors.js, each gzipped (-6), summed; raw ${s.mainThreadJs.raw.toLocaleString('en-US')} B`);
-} else {
+} else if (R.fatal) {
   mismatches.push(`the run did not finish: ${R.fatal.split('\n')[0]}`);
+}
+
+// Cards: rows of their own table. `unit`: 'ms' (per batch or call), 'us' (per card: the
+// batch divided by N) or 'x' (a ratio within one engine, no cross-engine ratios).
+const cardRows = [];
+if (!R.fatal && want('cards') && R.cards.fatal) {
+  mismatches.push(`the cards section did not finish: ${R.cards.fatal.split('\n')[0]}`);
+} else if (!R.fatal && want('cards')) {
+  const C = R.cards;
+  const ok = (k) => C[k] && !C[k].error;
+  for (const k of CARD_ENGINES) if (!ok(k)) mismatches.push(`cards in ${k} failed: ${C[k]?.error ?? 'not run'}`);
+  const per = (k, pick) => (ok(k) ? pick(C[k]) : null);
+  const cardRow = (what, unit, pick, agreeText, note) => {
+    cardRows.push({ what, unit, ...Object.fromEntries(CARD_ENGINES.map((k) => [k, per(k, pick)])), agree: agreeText, note });
+  };
+  const agreeSize = {};
+  for (const n of CARD_SIZES) {
+    // Every engine, both ways (renderMany and N single renders), every repetition: one output.
+    agreeSize[n] = agree(`cards: ${n} embedded renders`, Object.fromEntries(CARD_ENGINES.filter(ok).map((k) => [k, C[k].sizes[n].values])));
+  }
+  const dispatchAgree = agree('cards: dispatch (last click: patch, changed, render)', Object.fromEntries(CARD_ENGINES.filter(ok).map((k) => [k, C[k].dispatch.values])));
+  const nRuns = (n) => `n=${CARD_ENGINES.map((k) => (ok(k) ? C[k].sizes[n].many.length : 0)).join('/')}`;
+  const kb = (n) => { const k = CARD_ENGINES.find(ok); return k ? `${(C[k].sizes[n].bytes / 1000).toFixed(0)} KB of render trees` : ''; };
+  for (const n of CARD_SIZES) {
+    cardRow(`renderMany(${n} × embedded): one round trip`, 'ms', (c) => median(c.sizes[n].many), agreeSize[n], `${nRuns(n)}; ${kb(n)}; page → worker → page, the trees cloned back`);
+    cardRow('↳ per card', 'us', (c) => median(c.sizes[n].many) / n, agreeSize[n], '');
+    cardRow(`${n} × render(id, 'embedded'): ${n} round trips`, 'ms', (c) => median(c.sizes[n].each), agreeSize[n], `${nRuns(n)}; sequential awaits (the per-card design)`);
+    cardRow('↳ per card', 'us', (c) => median(c.sizes[n].each) / n, agreeSize[n], '');
+    cardRow(`${n} round trips ÷ renderMany, N = ${n}`, 'x', (c) => median(c.sizes[n].each) / median(c.sizes[n].many), '—', 'per engine: what batching saves');
+  }
+  const [n1, n2] = CARD_SIZES;
+  cardRow(`scaling, renderMany: N = ${n2} ÷ N = ${n1}`, 'x', (c) => median(c.sizes[n2].many) / median(c.sizes[n1].many), '—', `${n2 / n1}.00× is linear (O(N))`);
+  cardRow(`scaling, single renders: N = ${n2} ÷ N = ${n1}`, 'x', (c) => median(c.sizes[n2].each) / median(c.sizes[n1].each), '—', `${n2 / n1}.00× is linear`);
+  for (const n of CARD_SIZES) {
+    cardRow(`renderMany(${n}) inside the worker (no postMessage)`, 'ms', (c) => (c.sizes[n].manyInWorker.length ? median(c.sizes[n].manyInWorker) : null), agreeSize[n],
+      'timed in the worker around the engine call: Realm: realm.call (result cloned out of wasm); QuickJS: call + context.dump (JSON); V8: the native call');
+  }
+  cardRow('dispatch: click → patch + new render, one round trip', 'ms', (c) => median(c.dispatch.samples), dispatchAgree,
+    `median of ${CARD_DISPATCHES} sequential clicks on the like button of one card (likes + 1); Compartment: acknowledged by onModelPatch before it resolves`);
+  cardRow('setup: createCard, per card (untimed in the rows above)', 'ms', (c) => c.createMs / Math.max(...CARD_SIZES), '—',
+    `${Math.max(...CARD_SIZES)} instances; Compartment: one createCard round trip each (import + create); workers: all in one message`);
 }
 if (pageErrors.length) mismatches.push(`page errors: ${[...new Set(pageErrors)].slice(0, 5).join(' | ')}`);
 if (external.length) mismatches.push(`requests left the origin: ${external.slice(0, 5).join(', ')}`);
@@ -499,14 +577,16 @@ md.push(`${machine.date} · ${machine.cpuCount} × ${machine.cpuModel} · ${mach
 md.push('');
 md.push(`Competing work: ${machine.cpuTime ? `other processes used ${machine.cpuTime.otherCpuS} CPU-seconds during the run (${(otherShare * 100).toFixed(0)} % of one core on average; this run used ${machine.cpuTime.ownCpuS})` : 'not measured'}; 1-minute load average ${machine.loadAverage1m.start} before the run, on ${machine.cpuCount} CPUs${busy ? ' — **the machine was busy with other work during this run: expect noisy, slower figures**' : ' — the machine was otherwise quiet'}.`);
 md.push('');
-md.push('Medians, one run of `node bench/run.mjs`. Ratios are isolated-realm ÷ baseline (lower is better; 1.00× = as fast). "agree" checks that every engine returned the same result.');
-md.push('');
-md.push('| workload | Realm (worker) | Compartment (page) | QuickJS (worker) | V8 (worker) | Realm ÷ V8 | Realm ÷ QuickJS | Comp. ÷ V8 | Comp. ÷ QuickJS | agree | notes |');
-md.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
-for (const r of rows) {
-  md.push(`| ${r.what} | ${cell(r.realm)} | ${cell(r.compartment)} | ${cell(r.quickjs)} | ${cell(r.v8)} | ${ratio(r.realm, r.v8)} | ${ratio(r.realm, r.quickjs)} | ${ratio(r.compartment, r.v8)} | ${ratio(r.compartment, r.quickjs)} | ${r.agree} | ${r.note ?? ''} |`);
+md.push(`Medians, one run of \`${ONLY ? `BENCH_ONLY=${ONLY.join(',')} ` : ''}node bench/run.mjs\`. Ratios are isolated-realm ÷ baseline (lower is better; 1.00× = as fast). "agree" checks that every engine returned the same result.`);
+if (want('main')) {
+  md.push('');
+  md.push('| workload | Realm (worker) | Compartment (page) | QuickJS (worker) | V8 (worker) | Realm ÷ V8 | Realm ÷ QuickJS | Comp. ÷ V8 | Comp. ÷ QuickJS | agree | notes |');
+  md.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|');
+  for (const r of rows) {
+    md.push(`| ${r.what} | ${cell(r.realm)} | ${cell(r.compartment)} | ${cell(r.quickjs)} | ${cell(r.v8)} | ${ratio(r.realm, r.v8)} | ${ratio(r.realm, r.quickjs)} | ${ratio(r.compartment, r.v8)} | ${ratio(r.compartment, r.quickjs)} | ${r.agree} | ${r.note ?? ''} |`);
+  }
 }
-if (!R.fatal) {
+if (!R.fatal && want('main')) {
   md.push('');
   md.push('Boundary baselines, in the same worker as the sync Realm (200 × in + out):');
   md.push('');
@@ -527,22 +607,42 @@ if (!R.fatal) {
   md.push(`| quickjs-emscripten release-sync wasm | ${s.quickjsWasm.raw.toLocaleString('en-US')} | ${s.quickjsWasm.gzip.toLocaleString('en-US')} | ${s.quickjsWasm.gzip9.toLocaleString('en-US')} | ${s.quickjsWasm.brotli.toLocaleString('en-US')} |`);
   md.push(`| main-thread JS (${s.mainThreadJs.files.map((f) => f.file).join(' + ')}) | ${s.mainThreadJs.raw.toLocaleString('en-US')} | ${s.mainThreadJs.gzip.toLocaleString('en-US')} (summed; ${s.mainThreadJs.gzipConcatenated.toLocaleString('en-US')} as one file) | | |`);
 }
-md.push('');
-md.push('## Targets');
-md.push('');
-md.push('| target | measured | result | how |');
-md.push('|---|---|---|---|');
-for (const t of targets) md.push(`| ${t.what} | ${t.measured} | ${t.pass ? 'PASS' : '**FAIL**'} | ${t.how} |`);
+if (cardRows.length) {
+  const cardCell = (v, unit) => (v === null || v === undefined ? '—'
+    : unit === 'x' ? `${v.toFixed(2)}×`
+      : unit === 'us' ? `${(v * 1000).toFixed(v * 1000 >= 100 ? 0 : 1)} µs`
+        : fmtMs(v));
+  md.push('');
+  md.push('## Cards');
+  md.push('');
+  md.push(`The card runtime (\`src/cards/runtime.js\`, read by \`server.mjs\` at serve time) and one card module (\`www/cards/list.js\`: a listing card, 10 fields including a list and a compound field, an embedded template in the \`html\` tag with attributes and a like button) in each engine, ${Math.max(...CARD_SIZES)} instances. Compartment: \`createCard\` / \`renderMany\` / \`render\` / \`dispatch\` from the page, the module fetched by the broker from the realm \`/cards/\`. Realm, QuickJS and V8: the same runtime text in a dedicated worker, one request per call (Realm: the card module as a classic script, the sync Realm has no module loader; QuickJS: as a module, the card API from its module loader; V8: as a module, the card-API import pointed at the runtime wrapped as a module). Times on the page around the await unless noted; medians.`);
+  md.push('');
+  md.push('| cards | Compartment (page) | Realm (worker) | QuickJS (worker) | V8 (worker) | Comp. ÷ V8 | Comp. ÷ QuickJS | agree | notes |');
+  md.push('|---|---:|---:|---:|---:|---:|---:|---|---|');
+  for (const r of cardRows) {
+    const rat = (a, b) => (r.unit === 'x' ? '—' : fmtRatio(a, b));
+    md.push(`| ${r.what} | ${CARD_ENGINES.map((k) => cardCell(r[k], r.unit)).join(' | ')} | ${rat(r.compartment, r.v8)} | ${rat(r.compartment, r.quickjs)} | ${r.agree} | ${r.note ?? ''} |`);
+  }
+}
+if (want('main')) {
+  md.push('');
+  md.push('## Targets');
+  md.push('');
+  md.push('| target | measured | result | how |');
+  md.push('|---|---|---|---|');
+  for (const t of targets) md.push(`| ${t.what} | ${t.measured} | ${t.pass ? 'PASS' : '**FAIL**'} | ${t.how} |`);
+}
 md.push('');
 md.push(`Results agree across engines: ${mismatches.length ? '**NO**' : 'yes'}`);
 for (const m of mismatches) md.push(`- ${m}`);
 md.push('');
 const markdown = md.join('\n');
 
+const outName = ONLY ? `only-${ONLY.join('-')}` : 'latest';
 mkdirSync(join(here, 'results'), { recursive: true });
-writeFileSync(join(here, 'results', 'latest.md'), markdown);
-writeFileSync(join(here, 'results', 'latest.json'), JSON.stringify({ machine, rows, targets, mismatches, raw }, null, 2) + '\n');
+writeFileSync(join(here, 'results', `${outName}.md`), markdown);
+writeFileSync(join(here, 'results', `${outName}.json`), JSON.stringify({ machine, only: ONLY, rows, targets, cards: { rows: cardRows, engines: CARD_ENGINES, sizes: CARD_SIZES }, mismatches, raw }, null, 2) + '\n');
 console.log('');
 console.log(markdown);
-console.log(`wrote ${join('bench', 'results', 'latest.json')} and ${join('bench', 'results', 'latest.md')}`);
+console.log(`wrote ${join('bench', 'results', `${outName}.json`)} and ${join('bench', 'results', `${outName}.md`)}`);
 process.exitCode = mismatches.length ? 2 : 0;

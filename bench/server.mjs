@@ -4,12 +4,23 @@
 //   /nm/   bench/node_modules (quickjs-emscripten), with bare import specifiers rewritten to
 //          /nm/ URLs (module workers cannot use import maps)
 //   /workloads.mjs  bench/www/workloads.src.js verbatim plus an export list (native V8 baseline)
-//   /      bench/www/
+//   /cards-gen/     the card runtime (src/cards/runtime.js, read at serve time) and the
+//                   benchmark's card modules (bench/www/cards/) in the forms each engine needs:
+//     runtime.js        the runtime's text verbatim (QuickJS and the sync Realm evaluate it)
+//     runtime.mjs       the same text as a module: default export { api, ops }, plus one named
+//                       export per card-API name (native V8 imports it: no eval under the CSP)
+//     <name>.mjs        bench/www/cards/<name>.js with the card-API specifier pointed at
+//                       runtime.mjs (native V8)
+//     <name>.script.js  bench/www/cards/<name>.js as a classic script (the sync Realm has no
+//                       module loader): the card-API import becomes a destructuring of
+//                       globalThis.__cardRuntime.api, exports land in globalThis.__cardModules
+//   /      bench/www/ (its cards/ folder is the card realm: the Compartment's principal)
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
 
 const here = resolve(fileURLToPath(new URL('.', import.meta.url)));
 const root = resolve(here, '..');
@@ -30,6 +41,58 @@ export function workloadModule() {
   const src = workloadSource();
   const names = [...src.matchAll(/^function (\w+)/gm)].map((m) => m[1]);
   return `${src}\nexport { ${names.join(', ')}, STATE, WORDS };\n`;
+}
+
+// --- cards ---------------------------------------------------------------------------------
+
+export const CARD_API = 'https://cardstack.com/base/card-api';
+const CARD_RUNTIME = join(root, 'src', 'cards', 'runtime.js');
+const CARD_IMPORT = /^import\s*\{([^}]*)\}\s*from\s*(['"])([^'"]+)\2;?[ \t]*$/gm;
+
+export function cardRuntimeSource() {
+  return readFileSync(CARD_RUNTIME, 'utf8');
+}
+/** runtime.js is one expression evaluating to { api, ops }: a module that exports it. */
+export function cardRuntimeModule() {
+  const src = cardRuntimeSource();
+  // The card-API names, from the runtime itself (evaluated here in a node:vm context).
+  const names = Object.keys(vm.runInNewContext(src, {}, { filename: 'runtime.js' }).api);
+  return `const runtime = ${src}\n;\nexport default runtime;\nexport const { ${names.join(', ')} } = runtime.api;\n`;
+}
+function cardModuleSource(name) {
+  if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new Error(`bad card module name ${name}`);
+  return readFileSync(join(here, 'www', 'cards', `${name}.js`), 'utf8');
+}
+/** The card module for native V8: the card-API import points at runtime.mjs. */
+export function cardModuleV8(name) {
+  return cardModuleSource(name).replace(CARD_IMPORT, (all, list, q, spec) => {
+    if (spec !== CARD_API) throw new Error(`card module ${name}: only the card API may be imported, not ${spec}`);
+    return `import {${list}} from '/cards-gen/runtime.mjs';`;
+  });
+}
+/** The card module as a classic script registering its exports under `url`. */
+export function cardModuleScript(name, url) {
+  const exported = [];
+  const body = cardModuleSource(name)
+    .replace(CARD_IMPORT, (all, list, q, spec) => {
+      if (spec !== CARD_API) throw new Error(`card module ${name}: only the card API may be imported, not ${spec}`);
+      return `const {${list.replace(/\bas\b/g, ':')}} = globalThis.__cardRuntime.api;`;
+    })
+    .replace(/^export\s+(class|function|const|let)\s+([A-Za-z_$][\w$]*)/gm, (all, kw, id) => {
+      exported.push(id);
+      return `${kw} ${id}`;
+    });
+  if (/^\s*(import|export)\b/m.test(body)) throw new Error(`card module ${name}: an import or export the script form does not handle`);
+  return `(globalThis.__cardModules || (globalThis.__cardModules = {}))[${JSON.stringify(url)}] = (function () {\n'use strict';\n${body}\nreturn { ${exported.join(', ')} };\n})();\nundefined;\n`;
+}
+function cardGen(path, host) {
+  if (path === 'runtime.js') return cardRuntimeSource();
+  if (path === 'runtime.mjs') return cardRuntimeModule();
+  let m = /^([a-z][a-z0-9-]*)\.mjs$/.exec(path);
+  if (m) return cardModuleV8(m[1]);
+  m = /^([a-z][a-z0-9-]*)\.script\.js$/.exec(path);
+  if (m) return cardModuleScript(m[1], `http://${host}/cards/${m[1]}.js`);
+  return null;
 }
 
 // Resolves a bare specifier ('pkg', '@scope/pkg/sub') to a /nm/ URL via package.json exports.
@@ -74,6 +137,18 @@ export function serve(port = 0) {
     const headers = { 'content-security-policy': CSP, 'cache-control': 'no-store' };
     if (url.pathname === '/workloads.mjs') {
       res.writeHead(200, { ...headers, 'content-type': types['.js'] }).end(workloadModule());
+      return;
+    }
+    if (url.pathname.startsWith('/cards-gen/')) {
+      let body = null;
+      try {
+        body = cardGen(url.pathname.slice('/cards-gen/'.length), req.headers.host);
+      } catch (e) {
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(String(e.message));
+        return;
+      }
+      if (body === null) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      else res.writeHead(200, { ...headers, 'content-type': types['.js'] }).end(body);
       return;
     }
     const [prefix, dir] = mounts.find(([p]) => url.pathname.startsWith(p));

@@ -16,8 +16,26 @@ export class Capped extends Error {
   }
 }
 
+// Cards (bench/README.md, "Cards"). The interpreters that take text (QuickJS, the sync
+// Realm) evaluate src/cards/runtime.js into globalThis.__cardRuntime, register each card
+// module's namespace in globalThis.__cardModules[url], and are then driven through these
+// globals; native V8 has the same four functions natively (worker-v8.js).
+export const CARD_API = 'https://cardstack.com/base/card-api';
+export const CARD_GLUE = `
+function __cards_create(url, name, data) { return globalThis.__cardRuntime.ops.create(globalThis.__cardModules[url], { module: url, name: name }, data); }
+function __cards_render(id, format) { return globalThis.__cardRuntime.ops.render(id, format); }
+function __cards_renderMany(list) { return globalThis.__cardRuntime.ops.renderMany(list); }
+function __cards_dispatch(id, actionId, event) { return globalThis.__cardRuntime.ops.dispatch(id, actionId, event); }
+`;
+export async function fetchText(url) {
+  const r = await fetch(url);
+  if (!r.ok) throw new Error(`${url}: HTTP ${r.status}`);
+  return r.text();
+}
+
 /** engine: { start(module?), load(src), eval(src), call(name, ...args), boundary(model),
- *            newRealm(withEval) -> dispose fn, softStop(src, timeoutMs) -> { ms, error } } */
+ *            newRealm(withEval) -> dispose fn, softStop(src, timeoutMs) -> { ms, error },
+ *            cardsLoad(moduleUrl) -> export names, cardsCall(op, args) } */
 export function serveEngine(engine) {
   const ops = {
     // Cold start: the worker's module graph is already loaded; init the engine, make a
@@ -83,6 +101,29 @@ export function serveEngine(engine) {
     },
     softStop({ source, timeoutMs }) {
       return engine.softStop(source, timeoutMs);
+    },
+    // --- cards: a fresh engine with the card runtime and one card module (untimed setup)
+    async cardsStart({ module, moduleUrl, capMs }) {
+      if (capMs) CAP_MS = capMs;
+      await engine.start(module);
+      const t = now();
+      const exports = await engine.cardsLoad(moduleUrl);
+      return { ms: now() - t, exports };
+    },
+    // Creates every instance in one message (setup: only the cards' render and dispatch
+    // paths are compared).
+    cardsCreate({ moduleUrl, name, items }) {
+      const t = now();
+      let last = null;
+      for (const data of items) last = engine.cardsCall('create', [moduleUrl, name, data]);
+      return { ms: now() - t, n: items.length, last };
+    },
+    // One runtime op (render, renderMany, dispatch), timed in the worker; the result goes
+    // back to the page (the page times the round trip).
+    cards({ cardOp, args }) {
+      const t = now();
+      const value = engine.cardsCall(cardOp, args);
+      return { ms: now() - t, value };
     },
   };
   self.onmessage = async (e) => {

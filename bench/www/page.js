@@ -420,6 +420,198 @@ async function frameGap(what) {
   return { ...mon.stop(), ms, detail };
 }
 
+// --- cards -------------------------------------------------------------------------------
+//
+// The card runtime (src/cards/runtime.js) and one card module (cards/list.js, a product
+// listing with an embedded template) in each engine: the Compartment from this page (its
+// realm is this origin's /cards/, fetched by the broker), and, in dedicated workers, the
+// sync Realm, QuickJS and native V8 running the same runtime text (worker-*.js, cardsLoad).
+// Every figure here is timed on the page around the await: a round trip, the rendered trees
+// cloned back to this thread. Workers also report their own time around the engine call.
+
+const CARD_API = 'https://cardstack.com/base/card-api';
+const CARD_REALM = `${location.origin}/cards/`;
+const CARD_MODULE = `${CARD_REALM}list.js`;
+const CARD_NAME = 'Listing';
+const CARD_WORDS = ['oak', 'walnut', 'steel', 'linen', 'desk', 'lamp', 'chair', 'shelf', 'vintage', 'compact', 'modular', 'studio'];
+const CARD_CITIES = [['Berlin', 'DE', '10115'], ['Lyon', 'FR', '69001'], ['Leeds', 'GB', 'LS1 4AP'], ['Porto', 'PT', '4000-322'], ['Austin', 'US', '78701']];
+
+/** Instance data of listing `i`: deterministic, about 400 bytes of JSON. */
+function listingData(i) {
+  const w = (k) => CARD_WORDS[(i * 7 + k * 5) % CARD_WORDS.length];
+  const [city, country, postcode] = CARD_CITIES[i % CARD_CITIES.length];
+  const pad = (n) => String(n).padStart(2, '0');
+  return {
+    id: `l${i}`,
+    attributes: {
+      title: `${w(0)} ${w(1)} no. ${i}`,
+      description: `A ${w(2)} ${w(3)} ${w(1)} in good condition; collection or delivery within ${1 + (i % 9)} days. Ask about ${w(4)} options.`,
+      sku: `SKU-${10000 + i * 13}`,
+      price: 19 + ((i * 37) % 480) + (i % 4) * 0.25,
+      currency: ['EUR', 'GBP', 'USD'][i % 3],
+      inStock: i % 5 !== 0,
+      listed: `2024-${pad(1 + (i % 12))}-${pad(1 + (i % 28))}`,
+      likes: (i * 7) % 23,
+      tags: [w(5), w(6), w(7)].slice(0, 1 + (i % 3)),
+      address: { street: `${1 + (i % 120)} ${w(8)} Street`, city, postcode, country },
+    },
+  };
+}
+
+// Render output, compared across engines: action ids are "<render seq>:<n>", and the render
+// sequence is the runtime's own counter, so only the <n> part is compared.
+function cardDigest(value) {
+  const s = JSON.stringify(value, (k, v) => (k === 'on' && v && typeof v === 'object' && !Array.isArray(v)
+    ? Object.fromEntries(Object.entries(v).map(([ev, id]) => [ev, String(id).split(':').pop()]))
+    : v));
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return `${s.length}#${(h >>> 0).toString(16)}`;
+}
+
+function findAction(render, className, event) {
+  const walk = (nodes) => {
+    for (const n of nodes || []) {
+      if (!n || typeof n !== 'object') continue;
+      if (n.attrs && n.attrs.class === className && n.on && n.on[event]) return n.on[event];
+      const hit = walk(n.children);
+      if (hit) return hit;
+    }
+    return null;
+  };
+  const id = walk(render.tree);
+  if (!id) throw new Error(`no ${event} action on .${className} in the render of ${render.id}`);
+  return id;
+}
+
+/** The Compartment: every call is a round trip to its worker. */
+class CardsCompartment {
+  async start() {
+    this.acked = 0;
+    this.c = await Compartment.create({
+      principal: CARD_REALM, limits: LIMITS, modules: { cardApi: CARD_API },
+      // The host store: acknowledges each dispatch's patches at once.
+      onModelPatch: (patches) => { this.acked += patches.length; },
+    });
+    return { exports: await this.c.import(CARD_MODULE) };
+  }
+  async create(items) {
+    let last = null;
+    for (const data of items) last = await this.c.createCard({ module: CARD_MODULE, name: CARD_NAME }, data);
+    return { n: items.length, last };
+  }
+  renderMany(list) { return this.c.renderMany(list); }
+  render(id, format) { return this.c.render(id, format); }
+  dispatch(id, actionId, event) { return this.c.dispatch(id, actionId, event); }
+  dispose() { return this.c?.dispose(); }
+}
+
+/** The same runtime in a dedicated worker (realm, quickjs, v8): one request per call. */
+class CardsWorker {
+  constructor(kind) {
+    this.e = new WorkerEngine(kind);
+    this.inWorkerMs = 0;
+  }
+  async start() {
+    this.e.spawn();
+    return this.e.request('cardsStart', { module: await this.e.module(), moduleUrl: CARD_MODULE, capMs: CAP_MS });
+  }
+  create(items) { return this.e.request('cardsCreate', { moduleUrl: CARD_MODULE, name: CARD_NAME, items }); }
+  async op(op, args) {
+    const r = await this.e.request('cards', { cardOp: op, args });
+    this.inWorkerMs += r.ms;
+    return r.value;
+  }
+  renderMany(list) { return this.op('renderMany', [list]); }
+  render(id, format) { return this.op('render', [id, format]); }
+  dispatch(id, actionId, event) { return this.op('dispatch', [id, actionId, event]); }
+  dispose() { this.e.kill(); }
+}
+
+// One engine: set up (untimed: the runtime, the module, max(sizes) instances), then per
+// size N: (a) renderMany of the first N ids in 'embedded' (one round trip) and (b) N
+// sequential render(id, 'embedded') calls (N round trips); one warm-up each, then `runs`
+// timed pairs, (a) and (b) alternating (fewer when slow). Then `dispatches` sequential
+// dispatches of the like button of card l0 (each returns the new render and its patch; the
+// next click uses the action id of that render).
+async function cards(kind, { sizes = [100, 200], runs = 5, dispatches = 50 } = {}) {
+  const e = kind === 'compartment' ? new CardsCompartment() : new CardsWorker(kind);
+  const out = { kind, sizes: {}, dispatch: null, error: null };
+  try {
+    let t = now();
+    const started = await e.start();
+    out.startMs = now() - t;
+    out.exports = started.exports;
+    const items = Array.from({ length: Math.max(...sizes) }, (_, i) => listingData(i));
+    out.dataBytes = JSON.stringify(items).length;
+    t = now();
+    const created = await e.create(items);
+    out.createMs = now() - t;
+    out.createInWorkerMs = created.ms ?? null;
+    out.created = cardDigest(created.last);
+    const inWorker = () => (e.inWorkerMs === undefined ? null : e.inWorkerMs);
+    for (const n of sizes) {
+      const list = items.slice(0, n).map((d) => [d.id, 'embedded']);
+      const many = async () => {
+        const w0 = inWorker();
+        const t0 = now();
+        const renders = await e.renderMany(list);
+        const ms = now() - t0;
+        const failed = renders.filter((r) => r.error);
+        if (renders.length !== n || failed.length) throw new Error(`renderMany(${n}): ${renders.length} renders, ${failed.length} failed: ${failed[0]?.error?.message}`);
+        return { ms, inWorkerMs: w0 === null ? null : inWorker() - w0, renders };
+      };
+      const each = async () => {
+        const w0 = inWorker();
+        const renders = [];
+        const t0 = now();
+        for (const [id, format] of list) renders.push(await e.render(id, format));
+        const ms = now() - t0;
+        return { ms, inWorkerMs: w0 === null ? null : inWorker() - w0, renders };
+      };
+      const r = { many: [], manyInWorker: [], each: [], eachInWorker: [], values: [] };
+      const w1 = await many();
+      const w2 = await each();
+      r.warmupMs = { many: w1.ms, each: w2.ms };
+      r.bytes = JSON.stringify(w1.renders).length;
+      r.values.push(cardDigest(w1.renders), cardDigest(w2.renders));
+      const slowest = Math.max(w1.ms, w2.ms);
+      const reps = slowest < 3_000 ? runs : slowest < 10_000 ? 3 : 1;
+      for (let i = 0; i < reps; i++) {
+        const a = await many();
+        const b = await each();
+        r.many.push(a.ms);
+        r.each.push(b.ms);
+        if (a.inWorkerMs !== null) r.manyInWorker.push(a.inWorkerMs);
+        if (b.inWorkerMs !== null) r.eachInWorker.push(b.inWorkerMs);
+        r.values.push(cardDigest(a.renders), cardDigest(b.renders));
+      }
+      out.sizes[n] = r;
+    }
+    const d = { samples: [], inWorker: [], values: [] };
+    let render = await e.render('l0', 'embedded');
+    let last = null;
+    for (let i = 0; i < dispatches; i++) {
+      const action = findAction(render, 'like', 'click');
+      const w0 = inWorker();
+      const t0 = now();
+      last = await e.dispatch('l0', action, { type: 'click' });
+      d.samples.push(now() - t0);
+      if (w0 !== null) d.inWorker.push(inWorker() - w0);
+      render = last.render;
+    }
+    // The last click: its patch, what changed, and the new render.
+    d.values.push({ patches: last.patches.map((p) => [p.seq, p.id, p.path, p.op, p.value]), changed: last.changed, render: cardDigest(last.render) });
+    if (kind === 'compartment') d.acked = e.acked;
+    out.dispatch = d;
+  } catch (err) {
+    out.error = `${err.code || ''} ${err.message}`.trim();
+  } finally {
+    await e.dispose();
+  }
+  return out;
+}
+
 async function disposeAll() {
   for (const e of Object.values(engines || {})) await e.dispose();
   engines = null;
@@ -427,6 +619,6 @@ async function disposeAll() {
 
 globalThis.bench = {
   pageEval, capMs: CAP_MS, setupEngines, workload, smallCalls, boundary, newRealm, coldStart, softStop, hardKill,
-  frameGap, disposeAll,
+  frameGap, disposeAll, cards,
 };
 globalThis.benchReady = true;

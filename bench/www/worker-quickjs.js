@@ -2,7 +2,7 @@
 // the way quickjs-emscripten users usually do it: numbers and strings as handles, objects as
 // JSON (in through the guest's JSON.parse, out through context.dump).
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, shouldInterruptAfterDeadline } from '/nm/quickjs-emscripten/dist/index.mjs';
-import { serveEngine, Capped, CAP_MS } from './driver.js';
+import { serveEngine, Capped, CAP_MS, CARD_API, CARD_GLUE, fetchText } from './driver.js';
 
 let QuickJS = null;
 let rt = null;
@@ -71,6 +71,35 @@ serveEngine({
     const ctx = QuickJS.newContext();
     if (withEval) ctx.unwrapResult(ctx.evalCode('40 + 2')).dispose();
     return () => ctx.dispose();
+  },
+  // Cards: runtime.js evaluated as a script; the card module evaluated as a module, its
+  // card-API import answered by the module loader from the evaluated runtime's `api`.
+  async cardsLoad(url) {
+    const [runtime, source] = await Promise.all([fetchText('/cards-gen/runtime.js'), fetchText(url)]);
+    arm(CAP_MS);
+    settle(vm.evalCode(`globalThis.__cardRuntime = ${runtime}\n;undefined`, 'runtime.js', { type: 'global' }));
+    const names = settle(vm.evalCode('Object.keys(globalThis.__cardRuntime.api)', 'names.js', { type: 'global' }));
+    rt.setModuleLoader((spec) => (spec === CARD_API
+      ? `export const { ${names.join(', ')} } = globalThis.__cardRuntime.api;`
+      : { error: new Error(`no module ${spec}`) }));
+    const result = vm.evalCode(source, url, { type: 'module' });
+    if (result.error) settle(result);
+    rt.executePendingJobs();
+    // The result is the module's namespace, or a promise of it.
+    const state = vm.getPromiseState(result.value);
+    if (state.type === 'fulfilled') {
+      vm.setProp(vm.global, '__cardNs', state.value);
+      if (state.value !== result.value) state.value.dispose();
+    }
+    result.value.dispose();
+    if (state.type === 'rejected') settle({ error: state.error });
+    if (state.type !== 'fulfilled') throw new Error(`${url}: the module did not finish evaluating`);
+    settle(vm.evalCode(`(globalThis.__cardModules || (globalThis.__cardModules = {}))[${JSON.stringify(url)}] = globalThis.__cardNs; delete globalThis.__cardNs; undefined`, 'ns.js', { type: 'global' }));
+    settle(vm.evalCode(CARD_GLUE, 'glue.js', { type: 'global' }));
+    return settle(vm.evalCode(`Object.keys(globalThis.__cardModules[${JSON.stringify(url)}])`, 'names.js', { type: 'global' }));
+  },
+  cardsCall(op, args) {
+    return call(`__cards_${op}`, ...args);
   },
   softStop(source, timeoutMs) {
     const r = QuickJS.newRuntime();

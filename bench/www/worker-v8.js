@@ -2,6 +2,11 @@
 import * as W from '/workloads.mjs';
 import { serveEngine } from './driver.js';
 
+// Cards: src/cards/runtime.js as a module (/cards-gen/runtime.mjs, made by server.mjs from
+// the file's text) and the card module with its card-API import pointed at it.
+let cardRuntime = null;
+const cardModules = {};
+
 serveEngine({
   async start() {},
   load() {},
@@ -18,6 +23,19 @@ serveEngine({
   },
   newRealm() {
     throw new Error('n/a');
+  },
+  async cardsLoad(url) {
+    cardRuntime ??= (await import('/cards-gen/runtime.mjs')).default;
+    const name = new URL(url).pathname.split('/').pop().replace(/\.js$/, '');
+    cardModules[url] = await import(`/cards-gen/${name}.mjs`);
+    return Object.keys(cardModules[url]);
+  },
+  cardsCall(op, args) {
+    if (op === 'create') {
+      const [url, name, data] = args;
+      return cardRuntime.ops.create(cardModules[url], { module: url, name }, data);
+    }
+    return cardRuntime.ops[op](...args);
   },
   softStop(source) {
     // No soft stop in plain V8: only worker.terminate() from the page can stop it.
