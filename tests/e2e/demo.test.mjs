@@ -173,6 +173,8 @@ test('demo page: every example, the options and the host log work in Chromium', 
   await page.setViewportSize({ width: 1280, height: 800 });
 
   await ready(page, 30_000);
+  // The card gallery above the playground loads on its own; let it finish before measuring frames.
+  await page.waitForSelector(`${sel('gallery')}[data-state="ready"]`, { timeout: 30_000 });
   assert.equal(await page.title(), "isolated-realm — run code you don't trust");
   // Worker mode is the default, and the status line says so.
   assert.equal(await page.getAttribute(sel('mode'), 'data-mode'), 'worker');
