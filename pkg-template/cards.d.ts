@@ -102,6 +102,8 @@ export interface RenderTreeOptions {
   mapper?: TokenMapper | ((token: unknown) => HostComponent);
   onAction?: (actionId: ActionId, data: EventData) => void;
   allowedOrigins?: AllowedOrigins;
+  /** Leave the focused control's value and checked state alone (newer input is still queued). */
+  keepFocusedValue?: boolean;
 }
 
 export interface RenderResult {
@@ -152,7 +154,7 @@ export interface CardView {
   /** The first render: resolves with it, or null if it failed (the panel says why). */
   readonly ready: Promise<Render | null>;
   /** Patches the content; on failure keeps the last good content, marks it stale and shows the error. */
-  update(render: Render): RenderResult | null;
+  update(render: Render, options?: { keepFocusedValue?: boolean }): RenderResult | null;
   /** Renders afresh (after queued actions). Never rejects: failures go to the error panel. */
   refresh(): Promise<Render | null>;
   showError(error: unknown): void;

@@ -417,7 +417,9 @@ function update(node, v, ctx, fresh = false) {
   syncAttributes(node, v, ctx);
   syncListeners(node, m, v.on);
   patchChildren(node, v.children, ctx);
-  syncProperties(node, v, before, fresh);
+  // A render answering an older keystroke must not overwrite what was typed since.
+  const typing = ctx.keepFocusedValue && node === node.getRootNode().activeElement;
+  if (!typing) syncProperties(node, v, before, fresh);
   return node;
 }
 
@@ -500,7 +502,7 @@ export function renderTree(root, nodes, options = {}) {
     throw fail('SANDBOX_INVALID_OPTIONS', 'root must be an Element or a ShadowRoot', { option: 'root' });
   }
   if (!Array.isArray(nodes)) throw fail('SANDBOX_RENDER_REJECTED', `the render tree must be an array, not ${describe(nodes)}`, {});
-  const { mapper = EMPTY_MAPPER, onAction, allowedOrigins } = options;
+  const { mapper = EMPTY_MAPPER, onAction, allowedOrigins, keepFocusedValue = false } = options;
   if (typeof mapper !== 'function') throw fail('SANDBOX_INVALID_OPTIONS', 'mapper must be a function', { option: 'mapper' });
   const doc = root.ownerDocument;
   const policy = originPolicy(allowedOrigins, doc);
@@ -511,7 +513,7 @@ export function renderTree(root, nodes, options = {}) {
   let state = roots.get(root);
   if (!state) roots.set(root, (state = {}));
   state.onAction = onAction;
-  patchChildren(root, vnodes, { doc, policy, state });
+  patchChildren(root, vnodes, { doc, policy, state, keepFocusedValue });
   return { dropped: normaliser.dropped };
 }
 
@@ -857,6 +859,7 @@ export function mountCard(container, options = {}) {
   let good = false;
   let destroyed = false;
   let queue = Promise.resolve();
+  let waiting = 0; // actions raised and not finished
   const enqueue = (job) => {
     const run = queue.then(() => (destroyed ? null : job()));
     queue = run.catch(() => {});
@@ -864,14 +867,16 @@ export function mountCard(container, options = {}) {
   };
 
   const onAction = (actionId, data) => {
+    waiting++;
     enqueue(async () => {
       if (!source.dispatch) throw fail('SANDBOX_INVALID_OPTIONS', 'this card view has no compartment or dispatch function', { option: 'dispatch' });
       const result = await source.dispatch(id, actionId, data);
       if (destroyed) return;
-      if (result && result.render) view.update(result.render);
+      // Later events are queued: this render is not the latest, so leave the focused control.
+      if (result && result.render) view.update(result.render, { keepFocusedValue: waiting > 1 });
       const detail = { id, format, actionId, patches: result?.patches ?? [], changed: result?.changed ?? [] };
       container.dispatchEvent(new CustomEvent('cardpatches', { detail, bubbles: true }));
-    }).catch((e) => { if (!destroyed) view.showError(e); });
+    }).catch((e) => { if (!destroyed) view.showError(e); }).finally(() => { waiting--; });
   };
 
   const view = {
@@ -881,14 +886,14 @@ export function mountCard(container, options = {}) {
     shadowRoot: shadow,
     contentRoot: content,
     /** Patches the content to `render`; on failure keeps the last good content and shows why. */
-    update(render) {
+    update(render, { keepFocusedValue = false } = {}) {
       if (destroyed) return null;
       try {
         if (!isPlainObject(render) || !Array.isArray(own(render, 'tree'))) {
           throw fail('SANDBOX_RENDER_REJECTED', `a render must be an object with a tree array, not ${describe(render)}`, {});
         }
         const css = sanitizeCss(own(render, 'css') ?? '', allowedOrigins);
-        const result = renderTree(body, render.tree, { mapper, onAction, allowedOrigins });
+        const result = renderTree(body, render.tree, { mapper, onAction, allowedOrigins, keepFocusedValue });
         if (cardStyle.textContent !== css) cardStyle.textContent = css;
         const title = typeof render.title === 'string' ? render.title : '';
         if (host.getAttribute('aria-label') !== title) host.setAttribute('aria-label', title);

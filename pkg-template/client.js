@@ -725,7 +725,15 @@ export class Compartment extends EventTarget {
 
   async dispatch(id, actionId, eventData = {}) {
     if (typeof actionId !== 'string') throw invalid('actionId', 'must be a string');
-    const result = await this.#card('dispatch', undefined, [String(id), actionId, eventData]);
+    let result;
+    try {
+      result = await this.#card('dispatch', undefined, [String(id), actionId, eventData]);
+    } catch (e) {
+      // What the action wrote before it failed is still a change of the model: deliver it.
+      const left = await this.#card('flush', undefined, []).catch(() => null);
+      if (left && left.patches.length) await this.#deliver(left.patches).catch(() => {});
+      throw e;
+    }
     await this.#deliver(result.patches);
     return result;
   }

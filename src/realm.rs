@@ -573,6 +573,14 @@ impl Realm {
         let Some(inner) = self.inner.as_ref() else {
             return e;
         };
+        let guest_message = e.details.guest_message.clone().unwrap_or_default();
+        if let Some(failure) = inner.modules.failure_reported_as(&guest_message) {
+            return failure;
+        }
+        if e.code == ErrorCode::PolicyDenied && e.details.path.is_none() {
+            // "import of `specifier` denied: reason [SANDBOX_POLICY_DENIED]"
+            e.details.path = guest_message.split('`').nth(1).map(str::to_owned);
+        }
         if e.details.name.as_deref() != Some("SyntaxError") || e.details.location.is_some() {
             return e;
         }

@@ -415,3 +415,50 @@ fn a_computed_dynamic_import_waits_for_the_host_and_resumes() {
         .unwrap();
     assert_eq!(s.root, Value::str(r#"[42,"TypeError","TypeError"]"#));
 }
+
+#[wasm_bindgen_test(unsupported = test)]
+fn import_like_text_in_strings_and_comments_is_harmless_and_real_failures_keep_their_codes() {
+    let mut r = realm();
+    let files = HashMap::from([
+        (
+            "https://realm.example/alice/quotes.js",
+            "// import 'nothing'\nexport const line = `A line from 'Hamlet'`;\nexport const other = \"import './missing.js'\";",
+        ),
+        (
+            "https://realm.example/alice/uses-broken.js",
+            "import { x } from './broken-dep.js';\nexport const y = x;",
+        ),
+        (
+            "https://realm.example/alice/broken-dep.js",
+            "export const x = ;",
+        ),
+        (
+            "https://realm.example/alice/uses-denied.js",
+            "import 'https://attacker.example/x.js';",
+        ),
+    ]);
+    let (log, result) = import(&mut r, "https://realm.example/alice/quotes.js", &files);
+    assert_eq!(names(&result.unwrap()), ["line", "other"]);
+    // The scan asked for the allowed look-alike (a 404), never for the bare one.
+    assert_eq!(
+        log,
+        [
+            "https://realm.example/alice/quotes.js",
+            "https://realm.example/alice/missing.js"
+        ]
+    );
+    let e = import(&mut r, "https://realm.example/alice/uses-broken.js", &files)
+        .1
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::Syntax);
+    let loc = e.details.location.expect("the dependency's location");
+    assert_eq!(loc.filename, "https://realm.example/alice/broken-dep.js");
+    let e = import(&mut r, "https://realm.example/alice/uses-denied.js", &files)
+        .1
+        .unwrap_err();
+    assert_eq!(e.code, ErrorCode::PolicyDenied);
+    assert_eq!(
+        e.details.path.as_deref(),
+        Some("https://attacker.example/x.js")
+    );
+}

@@ -30,11 +30,13 @@ pub enum Op {
     Serialize,
     /// `(id)` → whether it was loaded.
     Drop,
+    /// `()` → `{ patches, changed }` not yet delivered (writes of an action that failed).
+    Flush,
 }
 
 impl Op {
     /// The closed set of operation names the protocol accepts.
-    pub const ALL: [(&'static str, Op); 8] = [
+    pub const ALL: [(&'static str, Op); 9] = [
         ("create", Op::Create),
         ("load", Op::Load),
         ("render", Op::Render),
@@ -43,6 +45,7 @@ impl Op {
         ("describe", Op::Describe),
         ("serialize", Op::Serialize),
         ("drop", Op::Drop),
+        ("flush", Op::Flush),
     ];
 
     /// The operation called `name`, if any.

@@ -7,7 +7,7 @@
 
   const FORMATS = ['isolated', 'embedded', 'fitted', 'edit', 'atom'];
   const VOID = new Set(['area', 'br', 'col', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
-  const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  const hasOwn = Object.hasOwn;
   const isFn = (f) => typeof f === 'function';
 
   // ---- field declarations -------------------------------------------------------------
@@ -66,7 +66,9 @@
       const st = state.get(target);
       if (st && typeof key === 'string' && hasOwn(desc, 'value')) {
         if (desc.value instanceof FieldDescriptor) {
-          schemaOf(st.cls).set(key, desc.value);
+          const schema = schemaOf(st.cls);
+          if (!schema.has(key)) allFields = new WeakMap();
+          schema.set(key, desc.value);
           return Reflect.defineProperty(target, key, fieldAccessor(key, desc.value));
         }
         if (desc.value instanceof TrackedInit) {
@@ -200,15 +202,20 @@
   }
 
   // The fields of a class, including inherited ones (declarations run on construction).
+  // Cached per class; a declaration not seen before drops the cache.
+  let allFields = new WeakMap();
   function fieldsOf(cls) {
+    const cached = allFields.get(cls);
+    if (cached) return cached;
+    if (!schemas.has(cls)) probe(cls);
     const all = new Map();
     const chain = [];
     for (let c = cls; c && c !== Base && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c);
-    if (!schemas.has(cls)) probe(cls);
-    for (const c of chain) {
-      const s = schemas.get(c);
-      if (s) for (const [k, v] of s) all.set(k, v);
+    for (let i = 0; i < chain.length; i++) {
+      const s = schemas.get(chain[i]);
+      if (s) s.forEach((v, k) => all.set(k, v));
     }
+    allFields.set(cls, all);
     return all;
   }
 
@@ -278,10 +285,10 @@
 
   function attributesOf(inst, prefix) {
     const out = {};
-    for (const [name, d] of fieldsOf(inst.constructor)) {
-      if (d.computeVia || d.kind === 'linksTo' || d.kind === 'linksToMany') continue;
+    fieldsOf(inst.constructor).forEach((d, name) => {
+      if (d.computeVia || d.kind === 'linksTo' || d.kind === 'linksToMany') return;
       out[name] = serializeValue(d, inst[name], prefix ? `${prefix}.${name}` : name);
-    }
+    });
     return out;
   }
 
@@ -305,10 +312,10 @@
   function serialize(card) {
     const st = state.get(card);
     const relationships = {};
-    for (const [name, d] of fieldsOf(card.constructor)) {
+    fieldsOf(card.constructor).forEach((d, name) => {
       if (d.kind === 'linksTo') relationships[name] = card[name] ? cardId(card[name]) : null;
       if (d.kind === 'linksToMany') relationships[name] = card[name].map(cardId);
-    }
+    });
     return { id: st.id, type: typeRefOf(card.constructor), attributes: attributesOf(card, ''), relationships };
   }
 
@@ -500,7 +507,10 @@
   const plain = (node) => { lowered.add(node); return node; };
 
   let renderSeq = 1;
-  const renderOf = new Map(); // `${id}\u0000${format}` -> seq of its current render
+  // Events the host queued while a dispatch ran name the render they were raised on, so the
+  // last few renders of each view keep their action tables; older ids are errors.
+  const KEPT_RENDERS = 8;
+  const renderOf = new Map(); // `${id}\u0000${format}` -> seqs of its latest renders, oldest first
   const tables = new Map(); // seq -> { id, format, actions: Map(actionId -> { fn, args, self }) }
 
   const MAX_NODES = 100000;
@@ -585,12 +595,25 @@
     return null;
   }
 
-  // `fields.x` in a template: field x rendered in the matching sub-format.
+  // `fields.x` in a template: field x rendered in the matching sub-format. The getters live
+  // on one prototype per class, so a render only allocates the view itself.
+  const VIEW = Symbol('view');
+  const viewProtos = new WeakMap();
   function fieldsView(model, format, ctx) {
-    const view = {};
-    for (const [name, d] of fieldsOf(model.constructor)) {
-      Object.defineProperty(view, name, { enumerable: true, get: () => renderFieldOf(model, name, d, format, ctx) });
+    const fields = fieldsOf(model.constructor);
+    let proto = viewProtos.get(fields);
+    if (!proto) {
+      proto = Object.create(null);
+      fields.forEach((d, name) => {
+        Object.defineProperty(proto, name, {
+          enumerable: true,
+          get() { const v = this[VIEW]; return renderFieldOf(v.model, name, d, v.format, v.ctx); },
+        });
+      });
+      viewProtos.set(fields, proto);
     }
+    const view = Object.create(proto);
+    view[VIEW] = { model, format, ctx };
     return view;
   }
 
@@ -673,8 +696,10 @@
     const ctx = { seq: renderSeq++, actions: new Map(), self: card, css: new Set(), nodes: 0, depth: 0 };
     const tree = renderNested(card, format, ctx);
     const key = `${id}\u0000${format}`;
-    tables.delete(renderOf.get(key));
-    renderOf.set(key, ctx.seq);
+    const kept = renderOf.get(key) || [];
+    kept.push(ctx.seq);
+    while (kept.length > KEPT_RENDERS) tables.delete(kept.shift());
+    renderOf.set(key, kept);
     tables.set(ctx.seq, { id: String(id), format, actions: ctx.actions });
     const cls = card.constructor;
     return { id: String(id), format, tree, css: [...ctx.css].join('\n'), title: String(card.title || cls.displayName || cls.name) };
@@ -728,9 +753,9 @@
   function describeExport(name, v) {
     if (isFn(v) && (v.prototype instanceof CardDef || v.prototype instanceof FieldDef)) {
       const fields = {};
-      for (const [f, d] of fieldsOf(v)) {
+      fieldsOf(v).forEach((d, f) => {
         fields[f] = { kind: d.kind, type: d.type.name, computed: !!d.computeVia };
-      }
+      });
       return { name, kind: v.prototype instanceof CardDef ? 'card' : 'field', displayName: String(v.displayName), fields };
     }
     if (isFn(v)) return { name, kind: /^class[\s{]/.test(Function.prototype.toString.call(v)) ? 'class' : 'function' };
@@ -744,7 +769,8 @@
     renderMany(list) {
       if (!Array.isArray(list)) throw new TypeError('renderMany takes an array of [id, format]');
       return list.map((item) => {
-        const [id, format] = Array.isArray(item) ? item : [];
+        const id = Array.isArray(item) ? item[0] : undefined;
+        const format = Array.isArray(item) ? item[1] : undefined;
         try {
           return renderCard(id, format);
         } catch (e) {
@@ -756,7 +782,7 @@
       const seq = Number(String(actionId).split(':')[0]);
       const table = tables.get(seq);
       const entry = table && table.id === String(id) ? table.actions.get(String(actionId)) : undefined;
-      if (!entry) throw new TypeError(`action "${String(actionId)}" is not in the current render of card "${String(id)}"`);
+      if (!entry) throw new TypeError(`action "${String(actionId)}" is not in a recent render of card "${String(id)}"`);
       const format = table.format;
       const result = entry.fn.call(entry.self, event, ...entry.args);
       const finish = () => ({ render: renderCard(id, format), ...flush() });
@@ -767,11 +793,17 @@
       return { url, exports: Object.keys(ns).sort().map((n) => describeExport(n, ns[n])) };
     },
     serialize(id) { return serialize(lookup(id)); },
+    // Writes an action made before it threw are still changes of the model.
+    flush() { return flush(); },
     drop(id) {
       const card = instances.get(String(id));
       if (!card) return false;
       instances.delete(String(id));
-      for (const f of FORMATS) tables.delete(renderOf.get(`${id}\u0000${f}`));
+      for (const f of FORMATS) {
+        const key = `${id}\u0000${f}`;
+        for (const seq of renderOf.get(key) || []) tables.delete(seq);
+        renderOf.delete(key);
+      }
       return true;
     },
   };

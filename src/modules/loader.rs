@@ -241,14 +241,15 @@ impl Modules {
                 return None;
             }
             if let Some(edges) = self.edges.borrow().get(&u) {
-                for (dynamic, r) in edges {
+                for (_, r) in edges {
                     match r {
-                        // A denied static import fails the graph, naming the specifier; a
-                        // denied dynamic one is the guest's to catch when it runs.
-                        Err(e) if !dynamic => return Some(Err(e.clone())),
+                        // The edges come from a textual scan, which also matches text in
+                        // strings and comments: a denied or failed one does not fail the
+                        // graph here. If the module really imports it, linking asks the
+                        // loader, which refuses with the same typed error.
                         Err(_) => {}
                         Ok(r) if matches!(r.grant, Grant::Trusted) => {}
-                        Ok(r) if *dynamic && self.failed.borrow().contains_key(&r.url) => {}
+                        Ok(r) if self.failed.borrow().contains_key(&r.url) => {}
                         Ok(r) => stack.push(r.url.clone()),
                     }
                 }
@@ -305,6 +306,17 @@ impl Modules {
             }
         }
         ready
+    }
+
+    /// The load failure a link error reports (the loader hands a failed module's error to
+    /// the engine as text), so it keeps its code and location.
+    #[must_use]
+    pub fn failure_reported_as(&self, message: &str) -> Option<SandboxError> {
+        self.failed
+            .borrow()
+            .values()
+            .find(|e| message.contains(&e.to_string()))
+            .cloned()
     }
 
     /// Records that the host's import of `url` evaluated.

@@ -47,6 +47,7 @@ before(async () => {
   });
   files.set('/realm/alice/counter.js', COUNTER);
   files.set('/realm/alice/broken.js', `import { CardDef } from '${API}';\nexport class Broken extends CardDef {\n  static isolated() { return html\`<p>\`;; }\n  oops = ;\n}`);
+  files.set('/realm/alice/faulty.js', `import { CardDef, contains, NumberField, html, on } from '${API}';\nexport class Faulty extends CardDef {\n  n = contains(NumberField);\n  boom() { this.n = 99; throw new RangeError('failed after writing'); }\n  static isolated({ model }) { return html\`<button \${on('click', model.boom)}>\${model.n}</button>\`; }\n}`);
   files.set('/realm/alice/denied.js', `import { CardDef } from '${API}';\nimport '/realm/mallory/steal.js';\nexport class X extends CardDef {}`);
   page = await h.page('/tests/');
   await page.waitForFunction(() => globalThis.ready === true);
@@ -207,4 +208,20 @@ test('hot reload: after the module is edited and invalidated, the instance is re
   assert.deepEqual(after.gone, [r.url]);
   assert.equal(after.again.id, 'n');
   assert.deepEqual(after.tree, ['v2: ', 'hello']);
+});
+
+test('an action that throws after writing rejects, and its write still reaches the host store', async () => {
+  const r = await run(async (pkg, { origin, setup }) => {
+    const store = [];
+    const { pool, c } = await (0, eval)(setup)(pkg, origin, { onModelPatch: (patches) => { store.push(...patches); } });
+    await c.createCard({ module: origin + '/realm/alice/faulty.js', name: 'Faulty' }, { id: 'f', attributes: { n: 1 } });
+    const render = await c.render('f', 'isolated');
+    const error = await c.dispatch('f', render.tree[0].children[0].on.click, { type: 'click' }).then(() => null, (e) => ({ code: e.code, guestName: e.guestName, line: e.line }));
+    const saved = await c.serializeCard('f');
+    pool.close();
+    return { error, store, saved };
+  }, { origin: h.origin, setup: SETUP });
+  assert.deepEqual(r.error, { code: 'SANDBOX_GUEST_THREW', guestName: 'RangeError', line: 4 });
+  assert.deepEqual(r.store.map((p) => [p.id, p.path, p.value]), [['f', 'n', 99]]);
+  assert.equal(r.saved.attributes.n, 99, 'the store mirrors the guest model');
 });
