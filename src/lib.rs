@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod budget;
+pub mod builtins;
 pub mod capabilities;
 pub mod cards;
 pub mod clone;

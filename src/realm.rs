@@ -198,6 +198,8 @@ impl Realm {
         restrict_global(&mut context)?;
         crate::guards::install(&mut context)
             .map_err(|e| internal(&format!("installing builtin guards failed: {e}")))?;
+        crate::builtins::install(&mut context)
+            .map_err(|e| internal(&format!("installing our builtins failed: {e}")))?;
         let platform = Rc::new(Platform::new(
             limits.platform,
             captured.clone(),

@@ -1,5 +1,6 @@
-//! Boa bugs fixed by our patches (patches/), natively and in a page: each row is a repro
-//! that failed on boa_engine 0.22.0 from crates.io, with V8's answer.
+//! Boa bugs fixed by our patches (patches/) and by our own builtins (src/builtins/),
+//! natively and in a page: repros that failed on boa_engine 0.22.0 from crates.io, with V8's
+//! answers, and the string and regex operations that were quadratic there.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -39,4 +40,217 @@ fn inline_caches_survive_accessors_that_reshape_objects() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(got.root, Value::str(want), "{name}");
     }
+}
+
+// --- Our string builtins (src/builtins/) and the regex patches (04, 05) -------------------
+
+include!("shared/engine_cases.rs");
+
+fn guest_json(realm: &mut Realm, source: &str) -> String {
+    match realm.eval(source, &EvalOptions::default()) {
+        Ok(g) => match g.root {
+            Value::String(t) => t.to_lossy(),
+            other => format!("{other:?}"),
+        },
+        Err(e) => format!("guest error: {e}"),
+    }
+}
+
+/// The ASCII fast path of patch 04 matches bytes; the same text held as UTF-16 goes the
+/// way it always went. Every operation must give the same answer on both.
+#[wasm_bindgen_test(unsupported = test)]
+fn regexes_and_searches_agree_on_ascii_bytes_and_utf16() {
+    let mut r = Realm::new(RealmOptions::default(), None).unwrap();
+    let mut failures = Vec::new();
+    for op in STRING_OPS.iter().chain(REGEX_OPS) {
+        let run = |r: &mut Realm, s: &str| {
+            let case = format!("(() => {{ const S = {s}; return {op} }})()");
+            guest_json(
+                r,
+                &format!(
+                    "(() => {{ {PRELUDE}\ntry {{ return JSON.stringify({case}, replacer) }} catch (e) {{ return 'threw ' + e.name }} }})()"
+                ),
+            )
+        };
+        let (bytes, wide) = (run(&mut r, "ASCII"), run(&mut r, "WIDE_ASCII"));
+        if bytes != wide {
+            failures.push(format!("{op}\n    Latin-1: {bytes}\n    UTF-16:  {wide}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Natively there is no V8 to compare with (tests/engine_web.rs does that in a browser), but
+/// Boa's own `String.prototype` methods are correct, only slow: ours must agree with them.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn our_string_builtins_agree_with_boas_own() {
+    use boa_engine::{Context, Source};
+    let mut ours = Realm::new(RealmOptions::default(), None).unwrap();
+    let mut failures = Vec::new();
+    let cases = sources(false);
+    for (case, source) in &cases {
+        let mut boa = Context::default();
+        boa.set_instruction_budget(usize::MAX, None);
+        let theirs = match boa.eval(Source::from_bytes(source)) {
+            Ok(v) => v
+                .as_string()
+                .map_or_else(|| format!("{v:?}"), |s| s.to_std_string_lossy()),
+            Err(e) => format!("error: {e}"),
+        };
+        let got = guest_json(&mut ours, source);
+        if got != theirs {
+            failures.push(format!("{case}\n    ours: {got}\n    Boa:  {theirs}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ from Boa's own builtins:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+/// Operations that were quadratic (or O(position) per call) on boa_engine 0.22.0, each with
+/// the text it runs on. `N` is the text's length; `S` the text.
+#[cfg(not(target_arch = "wasm32"))]
+const SCALING: &[(&str, &str, &str)] = &[
+    (
+        "indexOf scan",
+        WORDS_ASCII,
+        "(() => { let p = 0, h = 0; while ((p = S.indexOf('lorem', p)) !== -1) { h++; p++ } return h })()",
+    ),
+    (
+        "includes at every 16th position",
+        WORDS_ASCII,
+        "(() => { let h = 0; for (let p = 0; p < S.length; p += 16) if (S.includes(' ', p)) h++; return h })()",
+    ),
+    (
+        "indexOf of a needle that defeats a naive scan",
+        "'a'.repeat(N)",
+        "S.indexOf('a'.repeat(200) + 'b')",
+    ),
+    ("split(',')", WORDS_ASCII, "S.split(',').length"),
+    (
+        "split(', ') over UTF-16",
+        WORDS_WIDE,
+        "S.split(', ').length",
+    ),
+    (
+        "replaceAll(',', ';')",
+        WORDS_LATIN,
+        "S.replaceAll(',', ';').length",
+    ),
+    (
+        "replace(/,/g) over ASCII",
+        WORDS_ASCII,
+        "S.replace(/,/g, ';').length",
+    ),
+    (
+        "replace(/,/g) over Latin-1",
+        WORDS_LATIN,
+        "S.replace(/,/g, ';').length",
+    ),
+    (
+        "split(/\\s+/) over ASCII",
+        WORDS_ASCII,
+        "S.split(/\\s+/).length",
+    ),
+    (
+        "split(/\\s+/) over Latin-1",
+        WORDS_LATIN,
+        "S.split(/\\s+/).length",
+    ),
+    (
+        "split(/\\s+/) over UTF-16",
+        WORDS_WIDE,
+        "S.split(/\\s+/).length",
+    ),
+    (
+        "split(/,/) with no comma",
+        "'x'.repeat(N)",
+        "S.split(/,/).length",
+    ),
+    (
+        "split(/,/u) with no comma, UTF-16",
+        "'\\u4e2d'.repeat(N)",
+        "S.split(/,/u).length",
+    ),
+    (
+        "matchAll(/\\w+/g)",
+        WORDS_ASCII,
+        "[...S.matchAll(/\\w+/g)].length",
+    ),
+    (
+        "sticky exec at every position",
+        WORDS_ASCII,
+        "(() => { const r = /,/y; let h = 0; for (let i = 0; i < S.length; i++) { r.lastIndex = i; if (r.test(S)) h++ } return h })()",
+    ),
+];
+
+#[cfg(not(target_arch = "wasm32"))]
+const WORDS_ASCII: &str = "(() => { const w = ['lorem', 'ipsum', 'dolor', 'sit', 'amet', 'elit']; const s = ['  ', ', ', '\\n', ' ']; let out = []; for (let i = 0, len = 0; len < N; i++) { const x = w[i % 6] + s[(i * 7) % 4]; out.push(x); len += x.length } return out.join('').slice(0, N) })()";
+#[cfg(not(target_arch = "wasm32"))]
+const WORDS_LATIN: &str = "(() => { const w = ['lorem', 'caf\\u00e9', 'dolor', 'na\\u00efve', 'amet', 'elit']; const s = ['  ', ', ', '\\n', ' ']; let out = []; for (let i = 0, len = 0; len < N; i++) { const x = w[i % 6] + s[(i * 7) % 4]; out.push(x); len += x.length } return out.join('').slice(0, N) })()";
+#[cfg(not(target_arch = "wasm32"))]
+const WORDS_WIDE: &str = "(() => { const w = ['lorem', '\\u4e2d\\u6587', 'dolor', 'na\\u00efve', 'amet', '\\ud83d\\ude00']; const s = ['  ', ', ', '\\n', ' ']; let out = []; for (let i = 0, len = 0; len < N; i++) { const x = w[i % 6] + s[(i * 7) % 4]; out.push(x); len += x.length } return out.join('').slice(0, N) })()";
+
+/// The same operation on text of n and 2n units: a linear one takes about twice as long,
+/// a quadratic one four times. Best of three timings each, and three tries, so a busy
+/// machine does not fail it.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn string_and_regex_operations_scale_linearly() {
+    use std::time::{Duration, Instant};
+    const N: usize = 50_000;
+    let options = RealmOptions {
+        limits: isolated_realm::Limits {
+            timeout: Duration::from_secs(120),
+            ..isolated_realm::Limits::default()
+        },
+        ..RealmOptions::default()
+    };
+    let mut r = Realm::new(options, None).unwrap();
+    let eval = EvalOptions::default();
+    let mut time = |text: &str, op: &str, n: usize| -> Duration {
+        r.eval(&format!("var N = {n}; var S = {text}; undefined"), &eval)
+            .unwrap();
+        // Repeat the operation so one measurement is well above timer noise.
+        let src = format!("for (let i = 0; i < 5; i++) {op}; undefined");
+        (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                r.eval(&src, &eval).unwrap();
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    let mut report = Vec::new();
+    let mut failed = Vec::new();
+    for (name, text, op) in SCALING {
+        let mut ratios = Vec::new();
+        let ok = (0..3).any(|_| {
+            let small = time(text, op, N);
+            let large = time(text, op, 2 * N);
+            let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
+            ratios.push(format!(
+                "{:.1} ms → {:.1} ms ({ratio:.2}×)",
+                small.as_secs_f64() * 1e3,
+                large.as_secs_f64() * 1e3
+            ));
+            ratio < 3.0
+        });
+        report.push(format!("{name}: {}", ratios.join(", ")));
+        if !ok {
+            failed.push(*name);
+        }
+    }
+    println!("{}", report.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "not linear: {failed:?}\n{}",
+        report.join("\n")
+    );
 }

@@ -1,0 +1,45 @@
+//! The string and regex builtins we replace or patch, against this browser's engine: each
+//! case of tests/shared/engine_cases.rs runs in the guest and in V8, and the JSON of both
+//! must be identical.
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use isolated_realm::{EvalOptions, Realm, RealmOptions, Value};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+include!("shared/engine_cases.rs");
+
+#[wasm_bindgen_test]
+fn string_and_regex_builtins_agree_with_the_browser() {
+    let mut realm = Realm::new(RealmOptions::default(), None).expect("realm");
+    let cases = sources(true);
+    let mut failures = Vec::new();
+    for (case, source) in &cases {
+        let guest = match realm.eval(source, &EvalOptions::default()) {
+            Ok(g) => match g.root {
+                Value::String(t) => t.to_lossy(),
+                other => format!("{other:?}"),
+            },
+            Err(e) => format!("guest error: {e}"),
+        };
+        let host = js_sys::eval(source)
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_else(|| "host error".into());
+        if guest != host && !KNOWN_V8_DIFFERENCES.contains(&case.as_str()) {
+            failures.push(format!("{case}\n    guest: {guest}\n    V8:    {host}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ from V8:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+    // Each listed difference must still name a case (a renamed case would hide a new one).
+    for known in KNOWN_V8_DIFFERENCES {
+        assert!(cases.iter().any(|(c, _)| c == known), "stale: {known}");
+    }
+}

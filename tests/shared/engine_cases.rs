@@ -1,0 +1,233 @@
+// Cases for the string and regex builtins we replace (src/builtins/) or patch (patches/
+// boa_engine-04-regexp-latin1.patch). Each case is an expression; `sources()` wraps it with
+// the prelude into a script whose completion is the case's JSON (or `threw <ErrorName>`).
+// tests/engine_web.rs runs each in the guest and in the browser's own engine and requires
+// identical text; tests/engine.rs runs each natively in our realm and in a plain Boa context
+// (Boa's own builtins) and requires the same.
+//
+// Boa stores a string as Latin-1 bytes when it can and as UTF-16 otherwise, and our code
+// takes different paths for each, so the templated operations run over strings of every
+// kind: ASCII and non-ASCII Latin-1 (long enough for the regex input cache, and short),
+// UTF-16 with wide characters and surrogates, and UTF-16 holding only Latin-1 content.
+
+#[allow(dead_code)]
+const PRELUDE: &str = r#"
+const ASCII = 'The quick brown fox, jumps; over the lazy dog. 123 abc ABC k s K S_ a,b,,c';
+const LATIN = 'Th\u00e9 qu\u00efck br\u00f6wn f\u00f3x, j\u00fcmps; \u00f6ver th\u00e9 l\u00e4zy d\u00f6g. 123 \u00e0bc \u00c0BC \u00df \u00ff \u00b5, k s';
+const WIDE = 'Th\u00e9 qu\u00efck \u4e2d\u6587 br\u00f6wn \ud83d\ude00 f\u00f3x, j\u00fcmps; \u00f6ver th\u00e9 l\u00e4zy d\u00f6g. 123 \u00e0bc \u212a \u017f, k s';
+const WIDE_LATIN = String.fromCharCode.apply(null, Array.from(LATIN, (c) => c.charCodeAt(0)));
+const WIDE_ASCII = String.fromCharCode.apply(null, Array.from(ASCII, (c) => c.charCodeAt(0)));
+const SHORT = 'a,b, c;d e';
+const SURR = 'x\ud83d\ude00y\ud800z\udc00\udbff\udfff, \ud83d\ude00';
+const codes = (s) => Array.from({ length: s.length }, (_, i) => s.charCodeAt(i).toString(16)).join(' ');
+const replacer = (k, v) => typeof v === 'bigint' ? v + 'n'
+  : typeof v === 'string' && /[\ud800-\udfff]/.test(v) ? 'units:' + codes(v) : v;
+"#;
+
+/// The strings every templated operation runs over.
+#[allow(dead_code)]
+const STRINGS: &[&str] = &["ASCII", "WIDE_ASCII", "LATIN", "WIDE_LATIN", "WIDE", "SHORT", "SURR"];
+
+/// String operations over `S`.
+#[allow(dead_code)]
+const STRING_OPS: &[&str] = &[
+    "[S.indexOf(','), S.indexOf(', '), S.indexOf(',', 20), S.indexOf('zz'), S.indexOf(''), S.indexOf('', 5), S.indexOf('', 1e9)]",
+    "[S.indexOf(S), S.indexOf(S + 'x'), S.indexOf(S.slice(3, 9)), S.indexOf(S.slice(-4)), S.indexOf(S.slice(-4), S.length - 3)]",
+    "[S.indexOf('o', -5), S.indexOf('o', NaN), S.indexOf('o', Infinity), S.indexOf('o', -Infinity), S.indexOf('o', 4.9), S.indexOf('o', '7')]",
+    "[S.indexOf('\\u00e9'), S.indexOf('\\u00f6w'), S.indexOf('\\u4e2d'), S.indexOf('\\ud83d'), S.indexOf('\\ude00'), S.indexOf('\\ud83d\\ude00'), S.indexOf('\\u212a')]",
+    "[S.indexOf('k s'), S.indexOf('K'), S.indexOf('\\u00e9'.toUpperCase().toLowerCase()), S.indexOf(String.fromCharCode(0x2c, 0x20))]",
+    "(() => { const hits = []; let p = 0; while ((p = S.indexOf('o', p)) !== -1) { hits.push(p); p += 1 } return hits })()",
+    "(() => { const hits = []; for (let p = -3; p <= S.length + 9; p += 7) hits.push(S.indexOf('', p), S.indexOf(S.slice(p, p + 2), p)); return hits })()",
+    "[S.includes(','), S.includes(',', 40), S.includes('zz'), S.includes(''), S.includes('', 1e9), S.includes('\\u00f6'), S.includes('\\ud83d\\ude00', 3)]",
+    "S.split(',')",
+    "S.split(', ')",
+    "S.split(' ', 3)",
+    "[S.split(',', 0), S.split(',', 1), S.split(',', -1).length, S.split(',', 2 ** 32).length, S.split(',', 2 ** 32 + 1), S.split(',', NaN), S.split(',', '2')]",
+    "[S.split(), S.split(undefined, 0), S.split(undefined, 1)]",
+    "S.split('')",
+    "S.split('', 5)",
+    "[S.split(S), S.split(S + S), S.split(S.slice(0, 1)), S.split(S.slice(-1))]",
+    "[S.split('\\u00e9'), S.split('\\u00f6w'), S.split('\\u4e2d'), S.split('\\ud83d'), S.split('\\ude00')]",
+    "S.split(null)",
+    "S.repeat(300).split(', ').length",
+    "S.replaceAll(',', ';')",
+    "S.replaceAll('', '-')",
+    "S.replaceAll(', ', '[$&|$$|$`|$\\'|$1|$<n>|$]')",
+    "S.replaceAll('o', (m, p, s) => `${m}${p}${s.length}`)",
+    "S.replaceAll('\\u00f6', 'oe') + S.replaceAll('o', '\\u00f6') + S.replaceAll('o', '\\u4e2d')",
+    "S.replaceAll('\\ud83d', '\\ude00') + S.replaceAll('\\ude00', '')",
+    "S.repeat(200).replaceAll(' ', '  ').length",
+];
+
+/// Regex operations over `S`, through every `RegExp` entry point.
+#[allow(dead_code)]
+const REGEX_OPS: &[&str] = &[
+    "S.replace(/o/g, '[$&]')",
+    "S.replace(/(\\w)(\\w)/g, '$2$1')",
+    "S.replace(/(?<word>[a-z]+)/gi, '<$<word>>')",
+    "S.replace(/\\b/g, '|')",
+    "S.replace(/x*/g, '-')",
+    "S.replace(/[\\u00e0-\\u00ff]/g, (c, i) => c.toUpperCase() + i)",
+    "S.replace(/\\u00f6|\\u00e9/gi, 'X')",
+    "S.replace(/K/gi, '#') + S.replace(/K/giu, '#') + S.replace(/S/gi, '$') + S.replace(/s/giu, '$')",
+    "S.replace(/\\u212a/gi, '#') + S.replace(/\\u212a/giu, '#') + S.replace(/\\u017f/gi, '$') + S.replace(/\\u017f/giu, '$')",
+    "[/\\W/iu.test(S.slice(-3)), S.replace(/\\W+/giu, '_'), S.replace(/[^k]/giu, ''), S.replace(/\\w/giu, '')]",
+    "S.replace(/(.)\\1/gi, '<$1$1>') + S.replace(/([a-z])(?=\\1)/gi, '*')",
+    "S.replace(/(?<=o)\\w/g, '!') + S.replace(/(?<!\\w)\\w/g, (c) => c.toUpperCase())",
+    "S.replace(/^|$/gm, '|') + S.replace(/\\s$/, '!') + S.replace(/./gs, '.').length",
+    "S.replace(/./gu, '.') + S.replace(/./g, '.')",
+    "S.repeat(40).replace(/,/g, ';').length",
+    "S.split(/\\s+/)",
+    "S.split(/(\\s)/)",
+    "S.split(/,?\\s/, 3)",
+    "S.split(/x*/).length",
+    "S.split(/(?:)/u)",
+    "S.split(/(?<=o)/)",
+    "S.split(/\\b/)",
+    "S.split(/$/m)",
+    "S.split(/(,)|(;)/)",
+    "S.split(/\\ud83d/)",
+    "S.split(/\\ud83d/u)",
+    "S.split(/\\p{L}+/u)",
+    "S.split(/[\\u00e9\\u00f6]/i)",
+    "S.split(/zz/)",
+    "S.split(/,/, 2)",
+    "[S.split(/,/, 0), S.split(/(o)/, 4)]",
+    "S.repeat(60).split(/\\s+/).length",
+    "S.repeat(60).split(/;/).length",
+    "S.match(/[a-z]+/gi)",
+    "(() => { const m = S.match(/(?<first>\\w)(\\w*)/); return [m.index, m[0], m[1], m[2], m.groups, m.input === S] })()",
+    "[...S.matchAll(/(?<v>[aeiou\\u00e4\\u00f6\\u00fc])/gi)].map((m) => [m.index, m[0], m.groups.v])",
+    "[...S.matchAll(/(?:)/gu)].length + ':' + [...S.matchAll(/(?:)/g)].length",
+    "[S.search(/\\u00f6|z/), S.search(/zz/), S.search(/\\d/)]",
+    "(() => { const r = /o/g; r.lastIndex = 10; const m = r.exec(S); return [m && m.index, r.lastIndex] })()",
+    "(() => { const r = /o/g; r.lastIndex = 1000; return [r.exec(S), r.lastIndex] })()",
+    "(() => { const r = /\\w+/y; const out = []; for (let i = 0; i < 16; i++) { r.lastIndex = i; const m = r.exec(S); out.push(m ? [m.index, m[0], r.lastIndex] : r.lastIndex) } return out })()",
+    "(() => { const r = /\\s/y; let n = 0; for (let i = 0; i < S.length; i++) { r.lastIndex = i; if (r.test(S)) n++ } return n })()",
+    "(() => { const r = /(?<w>qu\\w+)|(z)/d; const m = r.exec(S); return m && [m.indices, m.indices.groups] })()",
+    "(() => { const r = /(\\w)(?<rest>\\w*)/dg; const out = []; let m; while ((m = r.exec(S))) out.push(m.indices[0], m.indices[2], m.indices.groups.rest); return out.length + ':' + out.slice(0, 12).join(';') })()",
+    "(() => { const r = /\\u{1F600}/u; const m = r.exec(S); return m && [m.index, m[0]] })()",
+    "(() => { const r = /(?:)/gu; r.lastIndex = 2; const m = r.exec(S); return [m.index, r.lastIndex] })()",
+    "(() => { const r = /./gu; r.lastIndex = 2; const m = r.exec(S); return [m.index, m[0], r.lastIndex] })()",
+];
+
+/// Cases that are not about the content of the string: coercion order, errors, property
+/// shape, `Symbol.split`/`Symbol.replace` dispatch, subclassing, limits.
+#[allow(dead_code)]
+const FIXED_CASES: &[&str] = &[
+    // Same shape as the builtin they replace.
+    "['indexOf', 'includes', 'split', 'replaceAll'].map((k) => { const d = Object.getOwnPropertyDescriptor(String.prototype, k); const f = d.value; return [k, f.name, f.length, d.writable, d.enumerable, d.configurable, typeof f, Object.getOwnPropertyNames(f).sort(), Object.getPrototypeOf(f) === Function.prototype, 'prototype' in f] })",
+    "['indexOf', 'includes', 'split', 'replaceAll'].map((k) => { try { new String.prototype[k]('a'); return 'constructed' } catch (e) { return e.name } })",
+    "['indexOf', 'includes', 'split', 'replaceAll'].map((k) => String.prototype[k].toString() === String.prototype.lastIndexOf.toString().replace('lastIndexOf', k))",
+    "Object.keys(String.prototype).length + ':' + Object.getOwnPropertyNames(String.prototype).filter((k) => ['indexOf', 'includes', 'split', 'replaceAll'].includes(k)).length",
+    // RequireObjectCoercible and ToString(this).
+    "['indexOf', 'includes', 'split', 'replaceAll'].map((k) => { try { String.prototype[k].call(null, 'a'); return 'ok' } catch (e) { return e.name } })",
+    "['indexOf', 'includes', 'split', 'replaceAll'].map((k) => { try { String.prototype[k].call(undefined, 'a'); return 'ok' } catch (e) { return e.name } })",
+    "['indexOf', 'includes', 'split', 'replaceAll'].map((k) => { try { String.prototype[k].call(Symbol('x'), 'a'); return 'ok' } catch (e) { return e.name } })",
+    "[String.prototype.indexOf.call(12321, 2), String.prototype.includes.call(true, 'ru'), String.prototype.split.call(12321, 2), String.prototype.replaceAll.call(12321, 2, 9)]",
+    "[String.prototype.indexOf.call({ toString() { return 'xyz' } }, 'z'), 'undefined'.indexOf(), 'null'.indexOf(null), 'abc'.indexOf({ toString() { return 'c' } })]",
+    // Order of observable coercions.
+    "(() => { const log = []; const t = { toString() { log.push('this'); return 'a,b,c' } }; const s = { toString() { log.push('search'); return 'b' } }; const p = { valueOf() { log.push('pos'); return 0 } }; return [String.prototype.indexOf.call(t, s, p), String.prototype.includes.call(t, s, p), log] })()",
+    "(() => { const log = []; const t = { toString() { log.push('this'); return 'a,b,c' } }; const sep = { [Symbol.split]: undefined, toString() { log.push('sep'); return ',' } }; const lim = { valueOf() { log.push('lim'); return 2 } }; return [String.prototype.split.call(t, sep, lim), log] })()",
+    "(() => { const log = []; const t = { toString() { log.push('this'); return 'a,b,c' } }; const sv = { [Symbol.replace]: null, toString() { log.push('search'); return ',' } }; const rv = { toString() { log.push('replace'); return ';' } }; return [String.prototype.replaceAll.call(t, sv, rv), log] })()",
+    "(() => { const log = []; try { String.prototype.split.call(null, { [Symbol.split]() { log.push('split') } }) } catch (e) { log.push(e.name) } return log })()",
+    // Symbol.split dispatch.
+    "'a b'.split({ [Symbol.split](s, l) { return [s, l, typeof this] } }, 7)",
+    "'a b'.split({ [Symbol.split]: null, toString() { return ' ' } })",
+    "(() => { try { return 'a b'.split({ [Symbol.split]: 42 }) } catch (e) { return e.name } })()",
+    "(() => { let seen = 0; Object.defineProperty(String.prototype, Symbol.split, { configurable: true, get() { seen++; return () => ['hijacked'] } }); try { return ['a,b'.split(','), seen] } finally { delete String.prototype[Symbol.split] } })()",
+    "(() => { const n = new Number(5); n[Symbol.split] = (s) => ['num', s]; return '152'.split(n) })()",
+    // replaceAll dispatch and its global check.
+    "'a.b.c'.replaceAll(/\\./g, '!')",
+    "(() => { try { return 'a.b'.replaceAll(/\\./, '!') } catch (e) { return e.name } })()",
+    "(() => { try { return 'a.b'.replaceAll({ [Symbol.match]: true, flags: undefined }, '!') } catch (e) { return e.name } })()",
+    "(() => { try { return 'a.b'.replaceAll({ [Symbol.match]: true, flags: 'i', [Symbol.replace]: () => 'r' }, '!') } catch (e) { return e.name } })()",
+    "'a.b'.replaceAll({ [Symbol.match]: true, flags: 'g', [Symbol.replace]: (s, r) => s + r }, '!')",
+    "(() => { const r = /\\./g; r[Symbol.match] = false; return 'a/\\\\./b'.replaceAll(r, '!') })()",
+    "'abc'.replaceAll({ [Symbol.replace](s, r) { return [s, r, typeof this].join('|') } }, '!')",
+    "(() => { try { return 'abc'.replaceAll({ [Symbol.replace]: 'no' }, '!') } catch (e) { return e.name } })()",
+    "'aaaa'.replaceAll('aa', 'b') + '|' + ''.replaceAll('', 'x') + '|' + 'abc'.replaceAll('abc', '') + '|' + 'abcb'.replaceAll('b', (...a) => JSON.stringify(a))",
+    "['$', '$$', '$$$', 'x$', '$0', '$00', '$1', '$10', '$<', '$<a', '$<a>', \"$'\", '$`', '$&$&'].map((t) => 'ab-ab'.replaceAll('b', t))",
+    "'a-a'.replaceAll('a', () => 1) + 'a-a'.replaceAll('a', () => ({ toString() { return 'o' } })) + 'a-a'.replaceAll('a', undefined) + 'a-a'.replaceAll('a', null)",
+    // includes refuses a regexp unless Symbol.match says otherwise.
+    "(() => { try { return 'a/a/'.includes(/a/) } catch (e) { return e.name } })()",
+    "(() => { const r = /a/; r[Symbol.match] = false; return 'a/a/'.includes(r) })()",
+    "(() => { try { return 'x'.includes({ [Symbol.match]: 1 }) } catch (e) { return e.name } })()",
+    "'[object Object]'.includes({})",
+    // Searches that defeat a naive scan.
+    "(() => { const s = 'a'.repeat(20000) + 'b'; return [s.indexOf('a'.repeat(300) + 'b'), s.indexOf('a'.repeat(300) + 'c'), s.includes('aab', 100), s.split('a'.repeat(999) + 'b').length, s.replaceAll('a'.repeat(500), '.').length] })()",
+    "(() => { const s = 'ab'.repeat(5000); return [s.indexOf('abab'.repeat(40) + 'b'), s.split('ba').length, s.split('abab').length] })()",
+    // RegExp @@split through subclasses, species and a replaced exec (the slow path).
+    "(() => { let calls = 0; class R extends RegExp { exec(s) { calls++; return super.exec(s) } } return ['a b  c'.split(new R('\\\\s+')), calls] })()",
+    "(() => { class R extends RegExp { static get [Symbol.species]() { return RegExp } } return 'a b  c'.split(new R('\\\\s+')) })()",
+    "(() => { let made = 0; class R extends RegExp { static get [Symbol.species]() { return function (p, f) { made++; return new RegExp(p, f) } } } return ['a b  c'.split(new R('\\\\s+', 'g')), made] })()",
+    "(() => { const exec = RegExp.prototype.exec; let calls = 0; RegExp.prototype.exec = function (s) { calls++; return exec.call(this, s) }; try { return ['a b  c'.split(/\\s+/), calls] } finally { RegExp.prototype.exec = exec } })()",
+    "(() => { const exec = RegExp.prototype.exec; let gets = 0; Object.defineProperty(RegExp.prototype, 'exec', { configurable: true, get() { gets++; return exec } }); try { return ['a b c'.split(/ /), gets] } finally { Object.defineProperty(RegExp.prototype, 'exec', { value: exec, writable: true, configurable: true }) } })()",
+    "(() => { const r = /\\s/; Object.defineProperty(r, 'flags', { value: 'i' }); return 'a B c'.split(r) })()",
+    "(() => { const r = /b/; r.exec = () => null; return ['abc'.split(r), 'abc'.replace(r, 'x'), r.test('abc')] })()",
+    "(() => { const r = /\\s/g; r[Symbol.split] = (s, l) => ['own', s, l]; return 'a b'.split(r, 3) })()",
+    "(() => { const r = /b/g; r[Symbol.replace] = (s, x) => ['own', s, x].join('|'); return ['abc'.replace(r, 'x'), 'abc'.replaceAll(r, 'y')] })()",
+    "(() => { const r = /b/g; r.lastIndex = 2; const out = ['abcb'.replace(r, 'x'), r.lastIndex, 'abcb'.match(r), r.lastIndex, 'abcb'.split(r), r.lastIndex]; return out })()",
+    "(() => { const r = /o/y; r.lastIndex = 0; return ['foo'.replace(r, '0'), r.lastIndex, 'oof'.replace(r, '0'), r.lastIndex] })()",
+    "(() => { const r = /(?:)/y; return 'abc'.split(r) })()",
+    "''.split(/x/).concat(''.split(/(?:)/), ''.split(''), ''.split(','))",
+    // The same input through several regexes and back, so the per-string caches turn over.
+    "(() => { const s = 'word, '.repeat(100) + '\\u00e9'; const t = 'word, '.repeat(100); return [s.split(/,\\s/).length, t.split(/,\\s/).length, s.replace(/w/g, 'W').slice(0, 12), t.replace(/o/g, '0').slice(0, 12), s.split(/,\\s/).length, /\\u00e9$/.test(s), /\\u00e9$/.test(t)] })()",
+    "(() => { const s = 'ab'.repeat(100); const a = s.split(/b/y).length; const b = s.split(/b/g).length; const c = s.split(/a/).length; return [a, b, c, s.split(/b/y).length] })()",
+    // Latin-1 case folding that differs from ASCII folding.
+    "['\\u00e9'.repeat(70).replace(/\\u00c9/gi, 'e').length, 'x'.repeat(70).concat('\\u00ff').search(/\\u0178/i), 'x'.repeat(70).concat('\\u00ff').search(/\\u0178/iu), 'x'.repeat(70).concat('\\u00b5').search(/\\u039c/i), 'x'.repeat(70).concat('\\u00b5').search(/\\u03bc/iu)]",
+    "['x'.repeat(70) + '\\u00df', 'x'.repeat(70) + 'SS'].map((s) => [s.search(/\\u1e9e/i), s.search(/\\u1e9e/iu), s.search(/\\u00df/i), s.search(/(.)\\1/i)])",
+];
+
+/// Results past V8's string length limit: its `RangeError`, before anything is allocated.
+/// Not compared with Boa's own `replaceAll`, which would allocate them.
+#[allow(dead_code)]
+const LIMIT_CASES: &[&str] = &[
+    "(() => { try { return 'x'.repeat(2 ** 16).replaceAll('x', 'y'.repeat(2 ** 13)).length } catch (e) { return e.name } })()",
+    "(() => { try { return 'x'.repeat(2 ** 15).replaceAll('x', '$`').length } catch (e) { return e.name } })()",
+    "(() => { try { return 'x'.repeat(2 ** 15).replaceAll('x', \"$'\").length } catch (e) { return e.name } })()",
+];
+
+/// Cases where Boa already differed from V8 before any change of ours (the same answer on
+/// boa_engine 0.22.0 from crates.io, on every string representation): regress folds
+/// U+212A KELVIN SIGN and U+017F LATIN SMALL LETTER LONG S to ASCII letters without the `u`
+/// flag, where the spec's Canonicalize keeps a non-ASCII character from matching an ASCII
+/// one; and a `u`-flag `lastIndex` inside a surrogate pair is not moved to the pair's start.
+/// They are listed, not fixed: both are in regress, not in code we patch.
+#[allow(dead_code)]
+const KNOWN_V8_DIFFERENCES: &[&str] = &[
+    "(() => { const S = WIDE; return S.replace(/(?<word>[a-z]+)/gi, '<$<word>>') })()",
+    "(() => { const S = WIDE; return S.replace(/K/gi, '#') + S.replace(/K/giu, '#') + S.replace(/S/gi, '$') + S.replace(/s/giu, '$') })()",
+    "(() => { const S = ASCII; return S.replace(/\\u212a/gi, '#') + S.replace(/\\u212a/giu, '#') + S.replace(/\\u017f/gi, '$') + S.replace(/\\u017f/giu, '$') })()",
+    "(() => { const S = WIDE_ASCII; return S.replace(/\\u212a/gi, '#') + S.replace(/\\u212a/giu, '#') + S.replace(/\\u017f/gi, '$') + S.replace(/\\u017f/giu, '$') })()",
+    "(() => { const S = LATIN; return S.replace(/\\u212a/gi, '#') + S.replace(/\\u212a/giu, '#') + S.replace(/\\u017f/gi, '$') + S.replace(/\\u017f/giu, '$') })()",
+    "(() => { const S = WIDE_LATIN; return S.replace(/\\u212a/gi, '#') + S.replace(/\\u212a/giu, '#') + S.replace(/\\u017f/gi, '$') + S.replace(/\\u017f/giu, '$') })()",
+    "(() => { const S = WIDE; return S.replace(/\\u212a/gi, '#') + S.replace(/\\u212a/giu, '#') + S.replace(/\\u017f/gi, '$') + S.replace(/\\u017f/giu, '$') })()",
+    "(() => { const S = WIDE; return S.match(/[a-z]+/gi) })()",
+    "(() => { const S = SURR; return (() => { const r = /(?:)/gu; r.lastIndex = 2; const m = r.exec(S); return [m.index, r.lastIndex] })() })()",
+    "(() => { const S = SURR; return (() => { const r = /./gu; r.lastIndex = 2; const m = r.exec(S); return [m.index, m[0], r.lastIndex] })() })()",
+];
+
+/// Every case, as a script whose completion value is the case's JSON text.
+#[allow(dead_code)]
+fn sources(with_limits: bool) -> Vec<(String, String)> {
+    let mut cases: Vec<String> = Vec::new();
+    for op in STRING_OPS.iter().chain(REGEX_OPS) {
+        for s in STRINGS {
+            cases.push(format!("(() => {{ const S = {s}; return {op} }})()"));
+        }
+    }
+    cases.extend(FIXED_CASES.iter().map(|c| (*c).to_owned()));
+    if with_limits {
+        cases.extend(LIMIT_CASES.iter().map(|c| (*c).to_owned()));
+    }
+    cases
+        .into_iter()
+        .map(|case| {
+            let source = format!(
+                "(() => {{ {PRELUDE}\ntry {{ return JSON.stringify({case}, replacer) }} catch (e) {{ return 'threw ' + e.name }} }})()"
+            );
+            (case, source)
+        })
+        .collect()
+}
