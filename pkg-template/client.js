@@ -1,7 +1,5 @@
-// The compartment tier's main-thread client (API docs: index.d.ts). Each compartment is a realm inside a dedicated
-// module worker; principals never share a worker. Every call has a deadline: the engine's
-// own budget stops runaways softly, and a worker that does not answer by deadline + grace
-// is killed (worker.terminate()), its pending calls rejected, and respawned on next use.
+// The compartment tier's main-thread client (API docs: index.d.ts). A worker per principal;
+// a worker that does not answer by deadline + grace is killed and respawned on next use.
 
 import { SandboxError, isErrorData } from './errors.js';
 
@@ -191,9 +189,8 @@ class Slot {
   request(message, compartment, timeoutMs) {
     if (this.dead) return Promise.reject(this.dead);
     const counted = ['eval', 'set', 'call', 'import', 'card'].includes(message.type);
-    // Internal messages (answers to the guest's host calls and fetches) are never capped:
-    // refusing one would leave a guest promise waiting forever.
-    // The cap is per compartment, so one compartment's waiting calls cannot starve its siblings.
+    // Per compartment, so siblings cannot starve each other; internal answers (settle,
+    // provide) are never capped: refusing one would leave a guest promise waiting forever.
     if (counted) {
       let mine = 0;
       for (const call of this.calls.values()) if (call.compartment === compartment) mine++;
@@ -224,8 +221,11 @@ class Slot {
   #armHead() {
     if (this.ticking) return;
     const head = this.calls.get(this.queue[0]);
-    if (head) this.#arm(head.timeoutMs + this.pool.graceMs, 'it did not answer by its deadline plus grace');
-    else this.#disarm();
+    if (!head) { this.#disarm(); return; }
+    this.#arm(head.timeoutMs + this.pool.graceMs, 'it did not answer by its deadline plus grace');
+    // Past its deadline (a soft stop answers within ~10 ms) a kill is likely: start the spare.
+    const g = this.pool.graceMs;
+    if (g >= 40) this.spareTimer = setTimer(() => this.pool.prepareSpare(), head.timeoutMs + g / 5);
   }
 
   #arm(ms, why) {
@@ -235,7 +235,9 @@ class Slot {
 
   #disarm() {
     if (this.watchdog !== null) clearTimer(this.watchdog);
+    if (this.spareTimer) clearTimer(this.spareTimer);
     this.watchdog = null;
+    this.spareTimer = null;
   }
 
   #finish(id) {
