@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 echo "== native (cargo test)"
 cargo test
+echo "== native, release: scaling of string and regex builtins (timing needs an optimised build)"
+cargo test --release --test engine string_and_regex_operations_scale_linearly -- --include-ignored
 echo "== wasm in headless Chrome: page and dedicated worker (wasm-pack test)"
 CHROMEDRIVER=/usr/bin/chromedriver wasm-pack test --headless --chrome
 echo "== package build"
