@@ -223,7 +223,7 @@ class Slot {
     const head = this.calls.get(this.queue[0]);
     if (!head) { this.#disarm(); return; }
     this.#arm(head.timeoutMs + this.pool.graceMs, 'it did not answer by its deadline plus grace');
-    // Past its deadline (a soft stop answers within ~10 ms) a kill is likely: start the spare.
+    // Past its deadline a kill is likely: start the spare.
     const g = this.pool.graceMs;
     if (g >= 40) this.spareTimer = setTimer(() => this.pool.prepareSpare(), head.timeoutMs + g / 5);
   }
@@ -386,7 +386,7 @@ class Slot {
     }
     this.calls.clear();
     this.queue = [];
-    // Leave the pool before anyone hears of it, so a listener's next call gets a new worker.
+    // Leave the pool first, so a listener's next call gets a new worker.
     this.pool.forget(this);
     if (this.principal === null) return; // a spare: no compartments, nobody to tell
     if (reason !== 'evicted') this.pool.prepareSpare();
@@ -439,7 +439,7 @@ export class CompartmentPool extends EventTarget {
     if (slot && !slot.dead) return slot;
     if (this.slots.size >= this.maxWorkers) this.#evictOne();
     if (this.spare && !this.spare.dead) {
-      // Adopt the spare: it has started already, so a respawn costs a round trip.
+      // The spare has started already: a respawn costs a round trip.
       slot = this.spare;
       slot.principal = principal;
       slot.lastUsed = now();
@@ -479,7 +479,7 @@ export class CompartmentPool extends EventTarget {
     if (this.slots.get(slot.principal) === slot) this.slots.delete(slot.principal);
   }
 
-  // After a kill the next call usually respawns: start a worker ahead, so it skips start-up.
+  // After a kill a respawn is likely: start a worker ahead.
   prepareSpare() {
     if (!this.spareAfterKill || this.closed || this.spare) return;
     if (this.slots.size + 1 > this.maxWorkers) return;
@@ -656,10 +656,16 @@ export class Compartment extends EventTarget {
       this.#stats.respawns++;
       await this.#spawn();
     }
+    const slot = this.#slot;
     try {
-      return await this.#slot.request({ ...message, realm: this.#realm }, this, this.timeoutMs);
+      return await slot.request({ ...message, realm: this.#realm }, this, this.timeoutMs);
     } catch (e) {
       this.#stats.errors++;
+      // The realm ended, the worker lives: the next call makes a new realm.
+      if (e.code === 'SANDBOX_TERMINATED' && !slot.dead && this.#slot === slot) {
+        slot.compartments.delete(this.#realm);
+        this.#slot = null;
+      }
       throw e;
     }
   }
@@ -689,7 +695,7 @@ export class Compartment extends EventTarget {
     return this.#send({ type: 'call', name, args });
   }
 
-  // ---- cards ------------------------------------------------------------------------
+  // ---- cards
 
   #card(op, module, args) {
     const message = { type: 'card', op, args };
@@ -732,7 +738,7 @@ export class Compartment extends EventTarget {
       result = await this.#card('dispatch', undefined, [String(id), actionId, eventData]);
     } catch (e) {
       // What the action wrote before it failed is still a change of the model: deliver it.
-      const left = await this.#card('flush', undefined, []).catch(() => null);
+      const left = e.code === 'SANDBOX_TERMINATED' ? null : await this.#card('flush', undefined, []).catch(() => null);
       if (left && left.patches.length) await this.#deliver(left.patches).catch(() => {});
       throw e;
     }
