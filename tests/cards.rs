@@ -238,8 +238,8 @@ fn dispatch_runs_the_action_and_returns_patches_and_the_new_tree() {
     )
     .unwrap();
     assert_eq!(pick(&mut r, &d, "x.patches.map(p => p.value)"), "[5]");
-    // After eight newer renders it is gone: an error, never a different action.
-    for _ in 0..8 {
+    // After 64 newer renders it is gone: an error, never a different action.
+    for _ in 0..64 {
         op(&mut r, "render", None, "['counter-1', 'isolated']").unwrap();
     }
     let stale = op(

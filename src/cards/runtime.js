@@ -509,7 +509,7 @@
   let renderSeq = 1;
   // Events the host queued while a dispatch ran name the render they were raised on, so the
   // last few renders of each view keep their action tables; older ids are errors.
-  const KEPT_RENDERS = 8;
+  const KEPT_RENDERS = 64;
   const renderOf = new Map(); // `${id}\u0000${format}` -> seqs of its latest renders, oldest first
   const tables = new Map(); // seq -> { id, format, actions: Map(actionId -> { fn, args, self }) }
 
