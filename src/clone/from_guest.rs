@@ -218,7 +218,16 @@ impl Walker<'_> {
             let t = date.get_time(self.context)?.as_number().unwrap_or(f64::NAN);
             (Object::Date(t), None)
         } else if let Ok(re) = JsRegExp::from_object(o.clone()) {
-            let source = re.source(self.context)?;
+            // Boa's `source` cannot represent a lone surrogate as a String and fails with an
+            // engine panic error, which would end the realm: refuse the value instead.
+            let Ok(source) = re.source(self.context) else {
+                return refuse("RegExp whose source has a lone surrogate");
+            };
+            // Boa's EscapeRegExpPattern turns every `/` into `\/`, even an escaped one, so
+            // `/\//` would leave as `\\/` (a backslash, then a slash). Every `/` in its output
+            // follows exactly the backslash it added; dropping those gives back the guest's
+            // pattern as far as `/` goes (`/` and `\/` match the same in every mode).
+            let source = source.replace("\\/", "/");
             let flags = self.regexp_flags(&re, o)?;
             self.charge(source.len() + flags.len(), path)?;
             (

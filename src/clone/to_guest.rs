@@ -82,6 +82,12 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
                 }
                 target.set(js_string!("length"), *length, true, context)?;
                 for (k, v) in extra {
+                    // Defining `length` with an object value would run ArraySetLength's
+                    // ToNumber, i.e. the guest's `valueOf`/`toString`: no graph a host
+                    // array produces has it, so it is malformed.
+                    if matches!(k, Text::Utf8(s) if s == "length") {
+                        return Err(malformed("an array's extra keys include `length`"));
+                    }
                     let v = value(v, context)?;
                     target.create_data_property_or_throw(text(k), v, context)?;
                 }

@@ -1,0 +1,1 @@
+async function* g() {} function r() { g().next(); r() } r()

@@ -1,0 +1,1 @@
+function r() { import('./x.js').catch(() => {}); r() } r()
