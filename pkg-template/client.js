@@ -628,6 +628,7 @@ export class Compartment extends EventTarget {
   /** A guest report from the worker, dispatched as an event on this compartment. */
   report(msg) {
     let detail;
+    if (msg.kind === 'patches') return void this.#deliver(msg.value.patches).catch(() => {});
     if (msg.kind === 'console') detail = { level: msg.level, args: msg.args };
     else if (msg.kind === 'console-dropped') detail = { level: 'warn', args: [`${msg.count} console messages dropped by the rate limit`], dropped: msg.count };
     else if (isErrorData(msg.error)) detail = new SandboxError(msg.error);
@@ -737,9 +738,8 @@ export class Compartment extends EventTarget {
     try {
       result = await this.#card('dispatch', undefined, [String(id), actionId, eventData]);
     } catch (e) {
-      // What the action wrote before it failed is still a change of the model: deliver it.
-      const left = e.code === 'SANDBOX_TERMINATED' ? null : await this.#card('flush', undefined, []).catch(() => null);
-      if (left && left.patches.length) await this.#deliver(left.patches).catch(() => {});
+      // What the action wrote before it failed came ahead of the failure: wait for it.
+      await this.#delivering.catch(() => {});
       throw e;
     }
     await this.#deliver(result.patches);

@@ -471,6 +471,7 @@ impl Dispatcher {
             self.deliver(realm, finished, &mut replies);
         }
         self.flush_host_calls(&mut replies);
+        self.stray_patches_first(&mut replies);
         replies
     }
 
@@ -649,7 +650,28 @@ impl Dispatcher {
             }
         }
         self.flush_host_calls(&mut replies);
+        self.stray_patches_first(&mut replies);
         replies
+    }
+
+    /// Model patches no reply carries go out *before* the replies: they were written while
+    /// this message or tick ran, so a host that sees a call end (a failed dispatch, say) has
+    /// already been handed the writes made before it. A write of an async action still
+    /// waiting, or of a timer, is then the host's at once and not lost with a killed worker.
+    fn stray_patches_first(&mut self, replies: &mut Vec<Reply>) {
+        let mut realms: Vec<u32> = self.realms.keys().copied().collect();
+        realms.sort_unstable();
+        let strays: Vec<Reply> = realms
+            .into_iter()
+            .filter_map(|realm| {
+                let g = self.realms.get_mut(&realm)?.take_stray_patches()?;
+                Some(Reply::Event {
+                    realm,
+                    report: Report::ModelPatches(g),
+                })
+            })
+            .collect();
+        replies.splice(0..0, strays);
     }
 
     fn realm(&mut self, realm: u32) -> Result<&mut Realm> {

@@ -295,9 +295,19 @@ impl Realm {
         self.enter(await_promise, move |inner| {
             let path = std::path::Path::new(&filename);
             let src = Source::from_bytes(source).with_path(path);
-            let script = Script::parse(src, None, &mut inner.context)
-                .map_err(|e| Failure::Syntax(syntax_error(&e, source, &filename)))?;
-            let value = script.evaluate(&mut inner.context)?;
+            // Parsed and compiled with a scratch interner: Boa's context interner keeps every
+            // identifier and literal it ever saw (~600 B per eval of fresh source, for good),
+            // and a compiled script holds strings, not interner symbols. (Modules keep their
+            // AST until they link, so they use the context's.)
+            let interner = std::mem::take(inner.context.interner_mut());
+            let compiled = Script::parse(src, None, &mut inner.context)
+                .map_err(|e| Failure::Syntax(syntax_error(&e, source, &filename)))
+                .and_then(|script| {
+                    script.codeblock(&mut inner.context)?;
+                    Ok(script)
+                });
+            *inner.context.interner_mut() = interner;
+            let value = compiled?.evaluate(&mut inner.context)?;
             Ok(value)
         })
     }
@@ -417,6 +427,21 @@ impl Realm {
             f.call(&runtime.ops.clone().into(), &argv, &mut inner.context)
                 .map_err(Failure::from)
         })
+    }
+
+    /// Model patches the card runtime holds that no call returned (writes of an async action
+    /// still waiting, or of a guest timer), as `{ patches, changed }`; `None` when there are
+    /// none or no card runtime was started. Cheap when there are none: no guest code runs.
+    pub fn take_stray_patches(&mut self) -> Option<Graph> {
+        let inner = self.inner.as_mut()?;
+        let runtime = inner.modules.loaded_card_runtime()?;
+        if !runtime.has_patches(&mut inner.context) {
+            return None;
+        }
+        match self.card("flush", None, &Graph::undefined()) {
+            Ok(Outcome::Done(g)) => Some(g),
+            _ => None,
+        }
     }
 
     /// Imports the module at `url` (absolute) and evaluates its graph: `Done` with its
@@ -850,10 +875,13 @@ impl Realm {
             let graph = from_guest(&v, &inner.captured, self.limits.clone, &mut inner.context)?;
             Ok(Outcome::Done(graph))
         });
-        // Boa can swallow an uncatchable error inside async resumption; the meter cannot be
-        // fooled: once it tripped, the entry failed.
+        // Boa can swallow an uncatchable error inside async resumption, or turn it into a
+        // rejection (a top-level-await module, patch 07); the meter cannot be fooled: once it
+        // tripped, the entry failed on its limit.
         let result = match (result, inner.meter.tripped()) {
-            (Ok(_), Some(_)) => Err(Failure::Js(EngineError::NoInstructionsRemain.into())),
+            (Ok(_) | Err(Failure::Js(_)), Some(_)) => {
+                Err(Failure::Js(EngineError::NoInstructionsRemain.into()))
+            }
             (r, _) => r,
         };
         if result.is_ok() {

@@ -43,3 +43,15 @@ fn string_and_regex_builtins_agree_with_the_browser() {
         assert!(cases.iter().any(|(c, _)| c == known), "stale: {known}");
     }
 }
+
+/// The messages tests/engine.rs requires of our realm are still V8's own.
+#[wasm_bindgen_test]
+fn error_messages_are_v8s() {
+    for (source, want) in ERROR_MESSAGES {
+        let v8 = js_sys::eval(&message_of(source))
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_else(|| "host error".into());
+        assert_eq!(v8, *want, "{source}");
+    }
+}

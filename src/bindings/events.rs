@@ -1,6 +1,6 @@
 //! Guest reports (console, uncaught errors, unhandled rejections) as plain JS data:
 //! `{ kind: 'console', level, args }`, `{ kind: 'console-dropped', count }`,
-//! `{ kind: 'error' | 'unhandledrejection', error }`.
+//! `{ kind: 'error' | 'unhandledrejection', error }`, `{ kind: 'patches', value }`.
 
 use js_sys::{Object, Reflect};
 use wasm_bindgen::JsValue;
@@ -36,6 +36,10 @@ pub fn fill(o: &Object, report: &Report) {
         Report::UnhandledRejection(e) => {
             set(o, "kind", &"unhandledrejection".into());
             set(o, "error", &to_js(e));
+        }
+        Report::ModelPatches(g) => {
+            set(o, "kind", &"patches".into());
+            set(o, "value", &from_graph(g).unwrap_or(JsValue::NULL));
         }
     }
 }

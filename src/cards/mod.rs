@@ -3,7 +3,7 @@
 //! with plain data. It runs with the guest's authority only; the boundary stays the clone
 //! on the way out and the host shim's sanitiser on the way to the DOM.
 
-use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsString, Source};
+use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsString, Source, js_string};
 
 /// The runtime's source, evaluated once per realm on first use.
 pub const SOURCE: &str = include_str!("runtime.js");
@@ -77,6 +77,8 @@ pub struct Runtime {
     pub api: JsObject,
     /// The host operations; never reachable from guest code.
     pub ops: JsObject,
+    /// `{ count }`: patches queued and not yet taken; never reachable from guest code.
+    pub outbox: JsObject,
 }
 
 impl Runtime {
@@ -102,7 +104,18 @@ impl Runtime {
         Ok(Self {
             api: get("api", context)?,
             ops: get("ops", context)?,
+            outbox: get("outbox", context)?,
         })
+    }
+
+    /// Whether model patches wait in the runtime. Reads an own data property of an object
+    /// only the runtime holds, so no guest code runs.
+    pub fn has_patches(&self, context: &mut Context) -> bool {
+        self.outbox
+            .get(js_string!("count"), context)
+            .ok()
+            .and_then(|v| v.as_number())
+            .is_some_and(|n| n > 0.0)
     }
 
     /// Export names of the card-API module.

@@ -47,6 +47,9 @@
   let nextId = 1;
   let patchSeq = 1;
   let patches = [];
+  // Read by Rust after every message: patches written outside a call that returns them
+  // (an async action still waiting, a guest timer) leave the worker at once.
+  const outbox = { count: 0 };
   const changed = new Set();
   let silent = 0; // > 0 while loading data: writes are not patches
 
@@ -152,6 +155,7 @@
     changed.add(card.id);
     if (silent > 0) return;
     patches.push({ seq: patchSeq++, id: card.id, path, op: 'replace', value: serializeValue(d, value, path) });
+    outbox.count = patches.length;
   }
 
   class Base {
@@ -746,6 +750,7 @@
   function flush() {
     const out = { patches, changed: [...changed] };
     patches = [];
+    outbox.count = 0;
     changed.clear();
     return out;
   }
@@ -814,5 +819,5 @@
     on, h, html, css,
   };
   for (const k of Object.keys(api)) if (isFn(api[k]) && !api[k].name) Object.defineProperty(api[k], 'name', { value: k });
-  return { api: Object.freeze(api), ops };
+  return { api: Object.freeze(api), ops, outbox };
 })()

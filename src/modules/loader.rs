@@ -333,10 +333,16 @@ impl Modules {
         self.get(url).map(|m| m.namespace(context))
     }
 
+    /// The card runtime, if something started it.
+    #[must_use]
+    pub fn loaded_card_runtime(&self) -> Option<crate::cards::Runtime> {
+        self.cards.borrow().clone()
+    }
+
     /// The card runtime, evaluated on first use.
     ///
     /// # Errors
-    /// If the runtime fails to start.
+    /// If evaluating it fails.
     pub fn card_runtime(&self, context: &mut Context) -> JsResult<crate::cards::Runtime> {
         if let Some(r) = self.cards.borrow().as_ref() {
             return Ok(r.clone());

@@ -81,6 +81,9 @@ pub enum Report {
     Uncaught(SandboxError),
     /// A promise rejected with no handler by the end of an entry.
     UnhandledRejection(SandboxError),
+    /// `{ patches, changed }`: model writes no call's result carried (an async action still
+    /// waiting, a guest timer), taken as soon as the message or tick that made them ends.
+    ModelPatches(Graph),
 }
 
 /// Platform options.

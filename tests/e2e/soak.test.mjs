@@ -1,14 +1,34 @@
-// Bounded soak in Chromium: many entries in one compartment, and many compartment lifetimes
-// in a small pool. The worker's wasm memory (which can only grow) and the pool's worker count
+// Bounded soak in Chromium: many entries in one compartment (evals, and card render+dispatch
+// cycles), and many compartment lifetimes in a small pool. The worker's wasm memory (which can only grow) and the pool's worker count
 // are sampled after a warm-up and at the end; both must stay flat.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.mjs';
 
+// A counter card for the card soak, served by a fake realm server.
+const API = 'https://cardstack.com/base/card-api';
+const COUNTER = `import { CardDef, contains, NumberField, StringField, html, on } from '${API}';
+export class Counter extends CardDef {
+  static displayName = 'Counter';
+  count = contains(NumberField);
+  label = contains(StringField);
+  inc() { this.count = this.count + 1; }
+  static isolated({ model, fields }) {
+    return html\`<section><h2>\${fields.label}</h2><span class="n">\${fields.count}</span><button \${on('click', model.inc)}>+</button></section>\`;
+  }
+  static embedded({ model }) { return html\`<p>\${model.label}: \${model.count}</p>\`; }
+}
+`;
+
 let h;
 let page;
 before(async () => {
-  h = await start();
+  h = await start({
+    '/realm/': (req, res, url) => {
+      if (url.pathname !== '/realm/soak/counter.js') { res.writeHead(404).end('not found'); return; }
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(COUNTER);
+    },
+  });
   page = await h.page('/tests/');
   await page.waitForFunction(() => globalThis.ready === true);
 });
@@ -92,15 +112,65 @@ test(`${CYCLES} render cycles in one compartment (set model, eval render): memor
   assert.equal(r.stats.respawns, 0);
 });
 
-test(`${CYCLES} evals of distinct source text (the model as a literal): memory stays flat`, {
-  todo: 'LEAK: every eval of new source text leaves roughly 600 bytes in the worker for good (30,000 such evals: 13.8 -> 32.5 MB, ' +
-    'still climbing; the same renders through set+eval or call stay flat at ~12 MB). Consistent with Boa\'s per-context ' +
-    'string interner keeping every identifier and string literal ever parsed. A long-lived compartment fed fresh ' +
-    'source (or a guest calling eval/Function with fresh text) grows until memoryLimitMb ends its worker.',
-}, async () => {
+// Each eval of fresh source used to leave ~600 B in Boa's context interner for good (30,000
+// evals: 13.8 -> 32.5 MB); host evals now parse and compile with a scratch interner.
+test(`${CYCLES} evals of distinct source text (the model as a literal): memory stays flat`, async () => {
   const r = await renderSoak(true);
   reportRender('literal-source soak', r);
   assert.ok(r.last.memory <= r.first.memory * 1.1, `memory grew from ${MB(r.first.memory)} MB to ${MB(r.last.memory)} MB`);
+});
+
+// Card cycles: each renders the counter (with four sibling cards, in one renderMany round trip)
+// and dispatches an increment; the host store acknowledges every patch.
+const CARD_CYCLES = Number(process.env.SOAK_CARD_CYCLES || 10_000);
+const CARD_WARMUP = 1_000;
+
+test(`${CARD_CYCLES} card render+dispatch cycles in one compartment: memory and workers stay flat`, async () => {
+  const r = await run(async (pkg, { origin, api, cycles, warmup }) => {
+    const pool = new pkg.CompartmentPool({ maxWorkers: 2 });
+    let stored = 0;
+    let last = null;
+    const c = await pkg.Compartment.create({
+      principal: origin + '/realm/soak/', pool, modules: { cardApi: api },
+      onModelPatch: (patches) => { stored += patches.length; last = patches[patches.length - 1].value; },
+    });
+    const type = { module: origin + '/realm/soak/counter.js', name: 'Counter' };
+    await c.createCard(type, { id: 'counter', attributes: { count: 0, label: 'Clicks' } });
+    for (let k = 0; k < 4; k++) await c.createCard(type, { id: `sib${k}`, attributes: { count: k, label: `Sibling ${k}` } });
+    const list = [['counter', 'isolated'], ...[0, 1, 2, 3].map((k) => [`sib${k}`, 'embedded'])];
+    const cycle = async (i) => {
+      const [view, ...siblings] = await c.renderMany(list);
+      const section = view.tree[0].children[0];
+      const shown = section.children[1].children[0];
+      if (shown !== String(i) || siblings.some((s) => s.error)) throw new Error(`bad render at ${i}: ${JSON.stringify(view.tree)}`);
+      const d = await c.dispatch('counter', section.children[2].on.click, { type: 'click' });
+      if (d.patches.length !== 1 || d.patches[0].value !== i + 1 || last !== i + 1) throw new Error(`bad dispatch at ${i}: ${JSON.stringify(d.patches)}`);
+    };
+    for (let i = 0; i < warmup; i++) await cycle(i);
+    const first = { memory: c.stats().memoryBytes, workers: pool.workerCount };
+    const samples = [];
+    const t0 = performance.now();
+    for (let i = 0; i < cycles; i++) {
+      await cycle(warmup + i);
+      if ((i + 1) % 2000 === 0) samples.push(c.stats().memoryBytes);
+    }
+    const ms = performance.now() - t0;
+    const end = { memory: c.stats().memoryBytes, workers: pool.workerCount };
+    const stats = c.stats();
+    const unacked = c.unacknowledgedPatches().length;
+    pool.close();
+    return { first, last: end, samples, ms, stats, stored, unacked };
+  }, { origin: h.origin, api: API, cycles: CARD_CYCLES, warmup: CARD_WARMUP });
+  const rate = CARD_CYCLES / (r.ms / 1000);
+  console.log(`card soak: ${CARD_WARMUP} warm-up cycles, then ${CARD_CYCLES} render (renderMany of 5) + dispatch cycles in ${(r.ms / 1000).toFixed(1)} s `
+    + `(${rate.toFixed(0)}/s, ${(r.ms / CARD_CYCLES).toFixed(2)} ms each); wasm memory ${MB(r.first.memory)} MB (${r.first.memory} B) after warm-up -> ${MB(r.last.memory)} MB (${r.last.memory} B) at the end `
+    + `(every 2000: ${r.samples.map(MB).join(', ')} MB); workers ${r.first.workers} -> ${r.last.workers}; ${r.stored} patches acknowledged, ${r.unacked} not`);
+  assert.ok(r.last.memory <= r.first.memory * 1.1, `memory grew from ${r.first.memory} to ${r.last.memory}`);
+  assert.ok(r.last.workers <= r.first.workers, `workers grew from ${r.first.workers} to ${r.last.workers}`);
+  assert.equal(r.stored, CARD_WARMUP + CARD_CYCLES, 'every dispatch delivered its patch');
+  assert.equal(r.unacked, 0);
+  assert.equal(r.stats.errors, 0);
+  assert.equal(r.stats.respawns, 0);
 });
 
 test(`${LIFETIMES} compartment creations and disposals in a pool of 2 workers: memory and workers stay flat`, async () => {
@@ -142,4 +212,37 @@ test(`${LIFETIMES} compartment creations and disposals in a pool of 2 workers: m
   assert.ok(r.last.workers <= r.first.workers, `workers grew from ${r.first.workers} to ${r.last.workers}`);
   assert.ok(r.maxWorkers <= 2 && r.afterChurn <= 2, `the pool went past maxWorkers (${r.maxWorkers}, ${r.afterChurn})`);
   assert.equal(r.closed, 0);
+});
+
+// Compartments that load a card (so import a module) and are disposed, one after another in
+// one worker.
+const CARD_LIFETIMES = Number(process.env.SOAK_CARD_LIFETIMES || 300);
+
+// A realm that imported a module used to stay alive after disposal (~800 KB per card
+// compartment): Boa patch 06.
+test(`${CARD_LIFETIMES} lifetimes of compartments that load a card, in one worker: memory stays flat`, async () => {
+  const r = await run(async (pkg, { origin, api, lifetimes, warmup }) => {
+    const pool = new pkg.CompartmentPool({ maxWorkers: 1 });
+    const type = { module: origin + '/realm/soak/counter.js', name: 'Counter' };
+    let memory = 0;
+    const lifetime = async (i) => {
+      const c = await pkg.Compartment.create({ principal: origin + '/realm/soak/', pool, modules: { cardApi: api } });
+      await c.createCard(type, { id: 'c', attributes: { count: i, label: 'L' } });
+      const [view] = await c.renderMany([['c', 'embedded']]);
+      if (view.error) throw view.error;
+      memory = c.stats().memoryBytes;
+      await c.dispose();
+    };
+    for (let i = 0; i < warmup; i++) await lifetime(i);
+    const first = memory;
+    const t0 = performance.now();
+    for (let i = 0; i < lifetimes; i++) await lifetime(i);
+    const ms = performance.now() - t0;
+    const out = { first, last: memory, ms, workers: pool.workerCount };
+    pool.close();
+    return out;
+  }, { origin: h.origin, api: API, lifetimes: CARD_LIFETIMES, warmup: 20 });
+  console.log(`card lifetime soak: ${CARD_LIFETIMES} create + load card + render + dispose in ${(r.ms / 1000).toFixed(1)} s (${(r.ms / CARD_LIFETIMES).toFixed(1)} ms each); `
+    + `wasm memory ${MB(r.first)} MB after warm-up -> ${MB(r.last)} MB at the end (${((r.last - r.first) / CARD_LIFETIMES / 1024).toFixed(0)} KB per lifetime); ${r.workers} worker`);
+  assert.ok(r.last <= r.first * 1.1, `memory grew from ${MB(r.first)} MB to ${MB(r.last)} MB`);
 });

@@ -231,3 +231,41 @@ fn sources(with_limits: bool) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// Errors that name what failed (patch 08), with V8's message for each: tests/engine.rs
+/// checks our realm gives exactly that text, and tests/engine_web.rs that V8 still does.
+#[allow(dead_code)]
+const ERROR_MESSAGES: &[(&str, &str)] = &[
+    ("[].missing()", "[].missing is not a function"),
+    ("({}).missing()", "{}.missing is not a function"),
+    ("const o = { f() { return {} } }; o.f().missing()", "o.f(...).missing is not a function"),
+    ("function f() {} f()()", "f(...) is not a function"),
+    ("class A { #p = 1; m() { this.#p() } } new A().m()", "this[#p] is not a function"),
+    ("const o = {}; o['a-b']()", "o.a-b is not a function"),
+    ("const o = {}; o[1]()", "o[1] is not a function"),
+    ("class B { m() { super.nope() } } new B().m()", "(intermediate value).nope is not a function"),
+    ("globalThis.zz()", "globalThis.zz is not a function"),
+    ("const s = Symbol('q'); let u; u[s]", "Cannot read properties of undefined (reading 'Symbol(q)')"),
+    ("const o = {}; o.missing()", "o.missing is not a function"),
+    ("const a = { b: {} }; a.b.c(1)", "a.b.c is not a function"),
+    ("const o = { x: {} }; o.x()", "o.x is not a function"),
+    ("const o = { x: 1 }; o.x(...[1, 2])", "o.x is not a function"),
+    ("const f = 5; f()", "f is not a function"),
+    ("const k = 'z'; const o = {}; o[k]()", "o[k] is not a function"),
+    ("let u; u.x", "Cannot read properties of undefined (reading 'x')"),
+    ("const n = null; n.x.y", "Cannot read properties of null (reading 'x')"),
+    ("let u; u.m()", "Cannot read properties of undefined (reading 'm')"),
+    ("let u; u[0]", "Cannot read properties of undefined (reading '0')"),
+    ("const o = {}; o.a.b", "Cannot read properties of undefined (reading 'b')"),
+    ("let u; u.x = 1", "Cannot set properties of undefined (setting 'x')"),
+    ("const n = null; n['y'] = 1", "Cannot set properties of null (setting 'y')"),
+    ("const x = 1; new x()", "x is not a constructor"),
+    ("new Math.max()", "Math.max is not a constructor"),
+    ("const C = () => 1; new C()", "C is not a constructor"),
+];
+
+/// `source` wrapped to complete with the message of what it throws.
+#[allow(dead_code)]
+fn message_of(source: &str) -> String {
+    format!("(() => {{ try {{ {source}; return 'no error' }} catch (e) {{ return String(e.message) }} }})()")
+}
