@@ -664,11 +664,11 @@ impl Dispatcher {
         let strays: Vec<Reply> = realms
             .into_iter()
             .filter_map(|realm| {
-                let g = self.realms.get_mut(&realm)?.take_stray_patches()?;
-                Some(Reply::Event {
-                    realm,
-                    report: Report::ModelPatches(g),
-                })
+                let report = match self.realms.get_mut(&realm)?.take_stray_patches()? {
+                    Ok(g) => Report::ModelPatches(g),
+                    Err(e) => Report::Uncaught(e),
+                };
+                Some(Reply::Event { realm, report })
             })
             .collect();
         replies.splice(0..0, strays);

@@ -432,16 +432,14 @@ impl Realm {
     /// Model patches the card runtime holds that no call returned (writes of an async action
     /// still waiting, or of a guest timer), as `{ patches, changed }`; `None` when there are
     /// none or no card runtime was started. Cheap when there are none: no guest code runs.
-    pub fn take_stray_patches(&mut self) -> Option<Graph> {
+    /// An error (patches over the clone caps, say) is the host's to hear about.
+    pub fn take_stray_patches(&mut self) -> Option<Result<Graph>> {
         let inner = self.inner.as_mut()?;
         let runtime = inner.modules.loaded_card_runtime()?;
         if !runtime.has_patches(&mut inner.context) {
             return None;
         }
-        match self.card("flush", None, &Graph::undefined()) {
-            Ok(Outcome::Done(g)) => Some(g),
-            _ => None,
-        }
+        Some(done(self.card("flush", None, &Graph::undefined())))
     }
 
     /// Imports the module at `url` (absolute) and evaluates its graph: `Done` with its

@@ -286,6 +286,48 @@ fn dispatch_runs_the_action_and_returns_patches_and_the_new_tree() {
     );
 }
 
+/// A write no call returns (here a guest timer's, after its action returned) is taken as a
+/// stray patch, once; the worker sends those ahead of its replies.
+#[wasm_bindgen_test(unsupported = test)]
+fn writes_no_call_returns_are_taken_as_stray_patches() {
+    const TICKER: &str = "https://realm.example/alice/ticker.js";
+    let mut r = realm();
+    assert!(r.take_stray_patches().is_none(), "nothing written yet");
+    import(
+        &mut r,
+        TICKER,
+        "import { CardDef, contains, NumberField, html, on } from 'https://cardstack.com/base/card-api';
+export class Ticker extends CardDef {
+  n = contains(NumberField);
+  start() { this.n = 1; setTimeout(() => { this.n = 2; }, 0); }
+  static isolated({ model }) { return html`<button ${on('click', model.start)}>${model.n}</button>`; }
+}",
+    )
+    .unwrap();
+    op(&mut r, "create", Some(TICKER), "[{ module: 'https://realm.example/alice/ticker.js', name: 'Ticker' }, { id: 't', attributes: { n: 0 } }]").unwrap();
+    let out = op(&mut r, "render", None, "['t', 'isolated']").unwrap();
+    let start = pick(&mut r, &out, "x.tree[0].children[0].on.click");
+    let d = op(&mut r, "dispatch", None, &format!("['t', {start}, {{}}]")).unwrap();
+    assert_eq!(pick(&mut r, &d, "x.patches.map(p => p.value)"), "[1]");
+    assert!(
+        r.take_stray_patches().is_none(),
+        "the dispatch carried its own"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    r.run_timers(10);
+    let stray = r.take_stray_patches().expect("the timer's write").unwrap();
+    let stray = json(&mut r, &stray);
+    assert_eq!(
+        pick(
+            &mut r,
+            &stray,
+            "[x.patches.map(p => [p.seq, p.path, p.value]), x.changed]"
+        ),
+        r#"[[[2,"n",2]],["t"]]"#
+    );
+    assert!(r.take_stray_patches().is_none(), "taken once");
+}
+
 #[wasm_bindgen_test(unsupported = test)]
 fn edit_format_writes_nested_fields_as_patches_with_paths() {
     let mut r = realm();
