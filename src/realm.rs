@@ -435,8 +435,7 @@ impl Realm {
     /// An error (patches over the clone caps, say) is the host's to hear about.
     pub fn take_stray_patches(&mut self) -> Option<Result<Graph>> {
         let inner = self.inner.as_mut()?;
-        let runtime = inner.modules.loaded_card_runtime()?;
-        if !runtime.has_patches(&mut inner.context) {
+        if !inner.modules.card_patches_waiting(&mut inner.context) {
             return None;
         }
         Some(done(self.card("flush", None, &Graph::undefined())))

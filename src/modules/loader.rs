@@ -333,10 +333,13 @@ impl Modules {
         self.get(url).map(|m| m.namespace(context))
     }
 
-    /// The card runtime, if something started it.
-    #[must_use]
-    pub fn loaded_card_runtime(&self) -> Option<crate::cards::Runtime> {
-        self.cards.borrow().clone()
+    /// Whether a started card runtime holds model patches no call took. Runs no guest code,
+    /// so it is cheap enough to ask after every message.
+    pub fn card_patches_waiting(&self, context: &mut Context) -> bool {
+        self.cards
+            .borrow()
+            .as_ref()
+            .is_some_and(|r| r.has_patches(context))
     }
 
     /// The card runtime, evaluated on first use.
