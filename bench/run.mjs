@@ -25,10 +25,11 @@ const PKG = join(root, 'pkg');
 const CHROMIUM = '/usr/bin/chromium';
 // A workload call that takes longer than this in one engine is stopped and reported "> cap".
 const CAP_MS = Number(process.env.BENCH_CAP_MS) || 30_000;
-// Sections: 'main' (everything but cards) and 'cards'. BENCH_ONLY=cards (comma-separated
+// Sections: 'main' (everything but cards), 'cards' and 'modules' (the module parse cache).
+// BENCH_ONLY=cards (comma-separated
 // list) runs only those, for development, and writes results/only-<sections>.{json,md}
 // instead of results/latest.*.
-const SECTIONS = ['main', 'cards'];
+const SECTIONS = ['main', 'cards', 'modules'];
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((x) => x.trim()).filter(Boolean) : null;
 const want = (section) => !ONLY || ONLY.includes(section);
 const CHROMIUM_ARGS = [
@@ -322,6 +323,18 @@ try {
       raw.cards.fatal = String(e && e.stack || e);
       console.error('bench: the cards section failed:', e);
     }
+  }
+
+  // The module parse cache: a cold import (parse) against the same bytes imported by a
+  // second compartment in the same worker (cache hit), per run.
+  if (want('modules')) {
+    const page = await openPage();
+    raw.pageEval ??= await page.evaluate(() => bench.pageEval);
+    raw.moduleCache = await page.evaluate(() => bench.moduleCache(7));
+    const m = raw.moduleCache;
+    if (m.error) log(`module cache: FAILED: ${m.error}`);
+    else log(`module cache: miss ${fmtMs(median(m.miss))}, hit ${fmtMs(median(m.hit))}`);
+    await page.close();
   }
 } catch (e) {
   raw.fatal = String(e && e.stack || e);
@@ -622,6 +635,28 @@ if (cardRows.length) {
   for (const r of cardRows) {
     const rat = (a, b) => (r.unit === 'x' ? '—' : fmtRatio(a, b));
     md.push(`| ${r.what} | ${CARD_ENGINES.map((k) => cardCell(r[k], r.unit)).join(' | ')} | ${rat(r.compartment, r.v8)} | ${rat(r.compartment, r.quickjs)} | ${r.agree} | ${r.note ?? ''} |`);
+  }
+}
+if (raw.moduleCache) {
+  const m = raw.moduleCache;
+  md.push('');
+  md.push('## Module parse cache');
+  md.push('');
+  md.push('Per run, a module never loaded before (a generated card-like module of about 140 KB: 400 classes and functions; `server.mjs` `/modgen/`) imported by one Compartment (the worker parses it), then by a second Compartment of the same principal, in the same worker (the parse is served by the worker\'s cache, keyed by the bytes\' SHA-256). Both timed on the page around `import`: the broker\'s fetch, then load, scope analysis, link and evaluate. Seven runs after one untimed run; medians.');
+  md.push('');
+  if (m.error) md.push(`**Failed:** ${m.error}`);
+  else {
+    const miss = median(m.miss);
+    const hit = median(m.hit);
+    const agreeText = m.exports.every(([a, b]) => a === b && a === m.exports[0][0]) ? 'yes' : '**NO**';
+    if (agreeText !== 'yes') mismatches.push(`module cache: the two imports disagree: ${JSON.stringify(m.exports)}`);
+    md.push('| import of a 140 KB module | median | runs |');
+    md.push('|---|---:|---|');
+    md.push(`| first compartment (parse) | ${fmtMs(miss)} | ${m.miss.map(fmtMs).join(', ')} |`);
+    md.push(`| second compartment, same worker (cache hit) | ${fmtMs(hit)} | ${m.hit.map(fmtMs).join(', ')} |`);
+    md.push(`| saving | ${fmtMs(miss - hit)} (${((1 - hit / miss) * 100).toFixed(0)} %) | same exports: ${agreeText} |`);
+    md.push('');
+    md.push(`Worker figures at the end (\`pool.workerStats()\`): ${m.stats.moduleCache.hits} hits, ${m.stats.moduleCache.misses} misses, ${m.stats.moduleCache.entries} entries holding ${m.stats.moduleCache.sourceBytes.toLocaleString('en-US')} source bytes, ${m.stats.moduleCache.evictions} evictions.`);
   }
 }
 if (want('main')) {

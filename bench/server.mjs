@@ -14,6 +14,8 @@
 //     <name>.script.js  bench/www/cards/<name>.js as a classic script (the sync Realm has no
 //                       module loader): the card-API import becomes a destructuring of
 //                       globalThis.__cardRuntime.api, exports land in globalThis.__cardModules
+//   /modgen/<name>.js  a generated module of about 140 KB whose bytes depend on <name> (the
+//                   module-cache workload's realm)
 //   /      bench/www/ (its cards/ folder is the card realm: the Compartment's principal)
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -131,12 +133,29 @@ function rewriteImports(code) {
       bare(spec) ? `${lead}${q}${resolveBare(spec)}${q}` : all);
 }
 
+// --- module cache ---------------------------------------------------------------------------
+
+/** A card-like module of about 140 KB: 400 classes and functions. Its name is in the first
+ * line, so every name has its own bytes (a cold parse). */
+export function generatedModule(name) {
+  const parts = [`// generated module ${name}\n`];
+  for (let i = 0; i < 400; i++) {
+    parts.push(`export class C${i} { constructor(a) { this.a = a; this.t = \`item \${a} of ${i}\`; } render(x) { return { tag: 'div', attrs: { class: 'c${i}', title: this.t }, children: [x.map((y) => y * ${i}), 'text ${i}'] }; } }\n`);
+    parts.push(`export function f${i}(o) { const { a, b = ${i}, ...rest } = o; if (a > b) { for (let k = 0; k < a; k++) rest[k] = k * b; } return [a, b, rest]; }\n`);
+  }
+  return parts.join('');
+}
+
 export function serve(port = 0) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     const headers = { 'content-security-policy': CSP, 'cache-control': 'no-store' };
     if (url.pathname === '/workloads.mjs') {
       res.writeHead(200, { ...headers, 'content-type': types['.js'] }).end(workloadModule());
+      return;
+    }
+    if (/^\/modgen\/[\w-]+\.js$/.test(url.pathname)) {
+      res.writeHead(200, { ...headers, 'content-type': types['.js'] }).end(generatedModule(url.pathname.slice(8, -3)));
       return;
     }
     if (url.pathname.startsWith('/cards-gen/')) {

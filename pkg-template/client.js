@@ -503,6 +503,11 @@ export class CompartmentPool extends EventTarget {
     return [...gone].sort();
   }
 
+  workerStats() {
+    return Promise.all([...this.slots.values()].map(async (s) =>
+      ({ principal: s.principal, ...await s.request({ type: 'stats' }, null, DEFAULT_TIMEOUT_MS) })));
+  }
+
   realmChanged(event) {
     return this.invalidate(event && event.url);
   }

@@ -168,7 +168,19 @@ export class CompartmentPool extends EventTarget {
   invalidate(url: string): Promise<string[]>;
   /** Feed realm change events here; same as invalidate(event.url). */
   realmChanged(event: { type: string; url: string }): Promise<string[]>;
+  /** Figures of each live worker: its realms and its module parse cache. */
+  workerStats(): Promise<WorkerStats[]>;
   close(): void;
+}
+/**
+ * One worker's figures. `moduleCache` counts loads served from the worker's parse cache
+ * (`hits`) and loads that parsed (`misses`), since the worker started; `entries` and
+ * `sourceBytes` are what it holds now (bounded: least recently used entries are evicted).
+ */
+export interface WorkerStats {
+  principal: string;
+  realms: number;
+  moduleCache: { hits: number; misses: number; evictions: number; entries: number; sourceBytes: number };
 }
 
 export function getDefaultPool(): CompartmentPool;

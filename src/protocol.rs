@@ -130,6 +130,11 @@ pub enum Request {
         /// The module URL.
         url: String,
     },
+    /// This worker's figures: live realms and the module parse cache.
+    Stats {
+        /// Request id.
+        id: RequestId,
+    },
     /// Dispose a realm.
     Dispose {
         /// Request id.
@@ -404,6 +409,12 @@ pub fn decode(graph: &Graph) -> std::result::Result<Request, (Option<RequestId>,
                 url: m.string("url").map_err(fail)?,
             }
         }
+        "stats" => {
+            m.only(&["v", "type", "id"]).map_err(fail)?;
+            Request::Stats {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+            }
+        }
         "dispose" => {
             m.only(&["v", "type", "id", "realm"]).map_err(fail)?;
             Request::Dispose {
@@ -623,6 +634,10 @@ impl Dispatcher {
                     value: url_list(gone),
                 });
             }
+            Request::Stats { id } => replies.push(Reply::Result {
+                id,
+                value: stats(self.realms.len()),
+            }),
             Request::Dispose { id, realm } => {
                 let result = match self.realms.remove(&realm) {
                     Some(mut r) => {
@@ -729,6 +744,28 @@ impl Dispatcher {
             }
         }
     }
+}
+
+/// `{ realms, moduleCache: { hits, misses, evictions, entries, sourceBytes } }`
+fn stats(realms: usize) -> Graph {
+    let c = crate::modules::cache::stats();
+    let mut value = Graph::undefined();
+    let field = |k: &str, n: f64| (Text::Utf8(k.to_owned()), Value::Number(n));
+    #[allow(clippy::cast_precision_loss)] // counters stay far below 2^53
+    let cache = value.push(Object::Plain(vec![
+        field("hits", c.hits as f64),
+        field("misses", c.misses as f64),
+        field("evictions", c.evictions as f64),
+        field("entries", c.entries as f64),
+        field("sourceBytes", c.source_bytes as f64),
+    ]));
+    #[allow(clippy::cast_precision_loss)]
+    let root = value.push(Object::Plain(vec![
+        field("realms", realms as f64),
+        (Text::Utf8("moduleCache".into()), Value::Object(cache)),
+    ]));
+    value.root = Value::Object(root);
+    value
 }
 
 fn url_list(urls: Vec<String>) -> Graph {

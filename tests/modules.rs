@@ -7,6 +7,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use std::collections::HashMap;
 
+use isolated_realm::modules::cache;
 use isolated_realm::modules::policy::{Policy, TokenKind, TrustedModule, integrity_of};
 use isolated_realm::{ErrorCode, EvalOptions, Graph, Object, Outcome, Realm, RealmOptions, Value};
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -461,4 +462,196 @@ fn import_like_text_in_strings_and_comments_is_harmless_and_real_failures_keep_t
         e.details.path.as_deref(),
         Some("https://attacker.example/x.js")
     );
+}
+
+/// A source no other test (or earlier run on this thread) parsed: the cache is per thread,
+/// and in wasm every test shares one.
+fn fresh(body: &str) -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    format!("/* {n} {:?} */\n{body}", std::thread::current().id())
+}
+
+fn cache_delta(before: cache::CacheStats) -> (u64, u64) {
+    let now = cache::stats();
+    (now.hits - before.hits, now.misses - before.misses)
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_same_source_is_parsed_once_for_every_realm_of_the_worker() {
+    let card = fresh(
+        "import { bump } from './counter.js'; export const first = bump(); export const url = import.meta.url;",
+    );
+    let counter = fresh("let n = 0; export function bump() { return ++n; }");
+    let files = HashMap::from([
+        ("https://realm.example/alice/card.js", card.as_str()),
+        ("https://realm.example/alice/counter.js", counter.as_str()),
+        ("https://realm.example/alice/copy.js", card.as_str()),
+        (
+            "https://realm.example/alice/both.js",
+            "import * as x from './card.js'; import * as y from './copy.js';\nglobalThis.both = [x.url, x.first, y.url, y.first, x === y].join(' ');",
+        ),
+    ]);
+    let read = |r: &mut Realm, what: &str| r.eval(what, &EvalOptions::default()).unwrap().root;
+
+    let before = cache::stats();
+    let mut a = realm();
+    import(&mut a, "https://realm.example/alice/card.js", &files)
+        .1
+        .unwrap();
+    assert_eq!(cache_delta(before), (0, 2), "the first realm parses both");
+
+    let before = cache::stats();
+    let mut b = realm();
+    let (log, result) = import(&mut b, "https://realm.example/alice/card.js", &files);
+    result.unwrap();
+    assert_eq!(log.len(), 2, "the host still provides the bytes");
+    assert_eq!(cache_delta(before), (2, 0), "another realm parses nothing");
+
+    // Shared syntax, separate instances: each realm has its own module state.
+    for r in [&mut a, &mut b] {
+        r.eval(
+            "import('https://realm.example/alice/counter.js').then((m) => { globalThis.next = m.bump(); })",
+            &EvalOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(read(r, "next"), Value::Number(2.0));
+    }
+
+    // The same bytes under another URL: no parse, and that instance has its own URL and
+    // state (it shares the counter module with the first, as imports of one URL do).
+    let before = cache::stats();
+    import(&mut b, "https://realm.example/alice/both.js", &files)
+        .1
+        .unwrap();
+    assert_eq!(cache_delta(before), (1, 1), "copy.js hits; both.js is new");
+    assert_eq!(
+        read(&mut b, "both"),
+        Value::str(
+            "https://realm.example/alice/card.js 1 https://realm.example/alice/copy.js 3 false"
+        )
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_module_loaded_again_reparses_only_when_its_bytes_changed() {
+    let dep_v1 = fresh("export const n = 1;");
+    let dep_v2 = fresh("export const n = 2;");
+    let card = fresh("import { n } from './dep.js'; globalThis.seen = n;");
+    let mut files = HashMap::from([
+        ("https://realm.example/alice/card.js", card.as_str()),
+        ("https://realm.example/alice/dep.js", dep_v1.as_str()),
+    ]);
+    let mut r = realm();
+    import(&mut r, "https://realm.example/alice/card.js", &files)
+        .1
+        .unwrap();
+
+    // Invalidated, unchanged: fetched again (the host decides), parsed never.
+    r.invalidate("https://realm.example/alice/dep.js");
+    r.eval("globalThis.seen = 0", &EvalOptions::default())
+        .unwrap();
+    let before = cache::stats();
+    let (log, result) = import(&mut r, "https://realm.example/alice/card.js", &files);
+    result.unwrap();
+    assert_eq!(log.len(), 2);
+    assert_eq!(cache_delta(before), (2, 0));
+    assert_eq!(
+        r.eval("seen", &EvalOptions::default()).unwrap().root,
+        Value::Number(1.0),
+        "a fresh instance evaluated again"
+    );
+
+    // Edited: the new bytes parse, the importer's unchanged bytes do not.
+    files.insert("https://realm.example/alice/dep.js", dep_v2.as_str());
+    r.invalidate("https://realm.example/alice/dep.js");
+    let before = cache::stats();
+    import(&mut r, "https://realm.example/alice/card.js", &files)
+        .1
+        .unwrap();
+    assert_eq!(cache_delta(before), (1, 1));
+    assert_eq!(
+        r.eval("seen", &EvalOptions::default()).unwrap().root,
+        Value::Number(2.0)
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn instances_of_one_parse_keep_their_own_template_objects() {
+    // A tagged template's strings object is per site and per Parse Node: two instances of
+    // the same cached parse must not share it, one instance always returns its own.
+    let src = fresh("const tag = (s) => s; export function site() { return tag`x${1}y`; }");
+    let files = HashMap::from([
+        ("https://realm.example/alice/a.js", src.as_str()),
+        ("https://realm.example/alice/b.js", src.as_str()),
+        (
+            "https://realm.example/alice/main.js",
+            "import { site as a } from './a.js'; import { site as b } from './b.js';\nglobalThis.same = a() === a(); globalThis.shared = a() === b(); globalThis.raw = b().raw.join('|');",
+        ),
+    ]);
+    let mut r = realm();
+    import(&mut r, "https://realm.example/alice/main.js", &files)
+        .1
+        .unwrap();
+    let got = r
+        .eval("[same, shared, raw].join()", &EvalOptions::default())
+        .unwrap()
+        .root;
+    assert_eq!(got, Value::str("true,false,x|y"));
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn syntax_errors_are_not_cached_and_stay_located() {
+    let bad = fresh("export const a = 1;\nexport const = 2;");
+    let files = HashMap::from([("https://realm.example/alice/bad.js", bad.as_str())]);
+    for _ in 0..2 {
+        let before = cache::stats();
+        let mut r = realm();
+        let e = import(&mut r, "https://realm.example/alice/bad.js", &files)
+            .1
+            .unwrap_err();
+        assert_eq!(e.code, ErrorCode::Syntax);
+        let at = e.details.location.expect("located");
+        assert_eq!(
+            (at.filename.as_str(), at.line),
+            ("https://realm.example/alice/bad.js", 3)
+        );
+        assert_eq!(cache_delta(before), (0, 1));
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn linking_modules_does_not_grow_the_value_stack() {
+    // Boa left each linked module's frame values (its registers: about one per binding) on
+    // the VM stack for good, so a long-lived compartment overflowed it after a few hundred
+    // modules (our patch 11). With a small stack, 40 modules of 50 bindings each would do.
+    let options = RealmOptions {
+        modules: Policy::new(&[REALM], &[], &[]).unwrap(),
+        limits: isolated_realm::Limits {
+            max_stack_size: 1024,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mut r = Realm::new(options, None).unwrap();
+    for n in 0..40 {
+        let names: Vec<String> = (0..50).map(|k| format!("b{k}")).collect();
+        let src = format!(
+            "{}\nexport const total = {};",
+            names
+                .iter()
+                .enumerate()
+                .map(|(k, b)| format!("export const {b} = {k};"))
+                .collect::<String>(),
+            names.join(" + ")
+        );
+        let url = format!("https://realm.example/alice/wide{n}.js");
+        let files = HashMap::from([(url.as_str(), src.as_str())]);
+        let (_, result) = import(&mut r, &url, &files);
+        assert!(result.is_ok(), "module {n}: {result:?}");
+        r.invalidate(&url);
+    }
+    let g = r.eval("1 + 1", &EvalOptions::default()).unwrap();
+    assert_eq!(g.root, Value::Number(2.0));
 }

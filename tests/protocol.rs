@@ -74,6 +74,11 @@ const MALFORMED: &[(&str, &str, Option<u64>)] = &[
         "{ v: 1, type: 7, id: 8 }",
         Some(8),
     ),
+    (
+        "stats for one realm",
+        "{ v: 1, type: 'stats', id: 9, realm: 1 }",
+        Some(9),
+    ),
 ];
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -250,4 +255,89 @@ fn a_full_exchange_with_async_host_calls() {
             .iter()
             .any(|r| matches!(r, Reply::Result { id: 6, .. }))
     );
+}
+
+/// `path` (dot-separated keys) in a reply's plain-object graph.
+fn number_at(g: &Graph, path: &str) -> f64 {
+    let mut v = g.root.clone();
+    for key in path.split('.') {
+        let Value::Object(id) = v else {
+            panic!("{path}: {g:?}")
+        };
+        let Some(isolated_realm::Object::Plain(fields)) = g.get(id) else {
+            panic!("{path}: {g:?}")
+        };
+        v = fields
+            .iter()
+            .find(|(k, _)| k.to_lossy() == key)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| panic!("no {key} in {g:?}"));
+    }
+    match v {
+        Value::Number(n) => n,
+        other => panic!("{path}: {other:?}"),
+    }
+}
+
+fn stats(d: &mut Dispatcher, id: u64) -> Graph {
+    match one(d, &format!("{{ v: 1, type: 'stats', id: {id} }}")) {
+        Reply::Result { value, .. } => value,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn stats_count_realms_and_module_parses_shared_across_them() {
+    // Unique bytes: the cache is per thread, shared with other tests in wasm.
+    let source = format!(
+        "export const n = 41 + 1; // {:?} {}",
+        std::thread::current().id(),
+        nonce()
+    );
+    let mut d = Dispatcher::default();
+    let before = stats(&mut d, 1);
+    for realm in [1u32, 2] {
+        let created = one(
+            &mut d,
+            &format!(
+                "{{ v: 1, type: 'create', id: {}, realm: {realm}, options: {{ modules: {{ realms: ['https://realm.example/p/'] }} }} }}",
+                10 + realm
+            ),
+        );
+        assert!(matches!(created, Reply::Result { .. }), "{created:?}");
+        let asked = d.handle(&msg(&format!(
+            "{{ v: 1, type: 'import', id: {}, realm: {realm}, url: 'https://realm.example/p/m.js' }}",
+            20 + realm
+        )));
+        assert!(
+            asked.iter().any(|r| matches!(r, Reply::Fetch { .. })),
+            "{asked:?}"
+        );
+        let done = d.handle(&msg(&format!(
+            "{{ v: 1, type: 'provide', id: {}, realm: {realm}, url: 'https://realm.example/p/m.js', ok: true, source: {source:?} }}",
+            30 + realm
+        )));
+        assert!(
+            done.iter()
+                .any(|r| matches!(r, Reply::Result { id, .. } if *id == 20 + u64::from(realm))),
+            "the import finished: {done:?}"
+        );
+    }
+    let after = stats(&mut d, 2);
+    assert_eq!(number_at(&after, "realms"), 2.0);
+    let delta = |key: &str| number_at(&after, key) - number_at(&before, key);
+    assert_eq!(
+        delta("moduleCache.misses"),
+        1.0,
+        "parsed in the first realm"
+    );
+    assert_eq!(delta("moduleCache.hits"), 1.0, "not in the second");
+    assert!(number_at(&after, "moduleCache.sourceBytes") >= source.len() as f64);
+}
+
+/// A per-process counter, so two runs of this test on one thread use different bytes.
+fn nonce() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
 }

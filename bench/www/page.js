@@ -4,7 +4,7 @@
 //   compartment isolated-realm's Compartment, called from this (main) thread
 //   quickjs     quickjs-emscripten release-sync in a dedicated worker (worker-quickjs.js)
 //   v8          the same workloads as a native module in a dedicated worker (worker-v8.js)
-import { Compartment } from '/pkg/index.js';
+import { Compartment, CompartmentPool } from '/pkg/index.js';
 import * as W from '/workloads.mjs';
 
 // Proof that the CSP is in force on this page: string compilation is refused.
@@ -612,6 +612,43 @@ async function cards(kind, { sizes = [100, 200], runs = 5, dispatches = 50 } = {
   return out;
 }
 
+// --- module parse cache ------------------------------------------------------------------
+//
+// Per run, a module never loaded before (its own bytes, about 140 KB) is imported by one
+// compartment (a cache miss: the worker parses it), then by a second compartment of the same
+// principal, so in the same worker (a hit: no parse). Each is timed on this page around
+// `import`: the broker's fetch, load, link and evaluate. One untimed run first.
+async function moduleCache(runs = 7) {
+  const pool = new CompartmentPool();
+  const realm = `${location.origin}/modgen/`;
+  const out = { miss: [], hit: [], exports: [], stats: null, error: null };
+  try {
+    for (let i = 0; i <= runs; i++) {
+      const url = `${realm}m${Date.now()}x${i}.js`;
+      const a = await Compartment.create({ principal: realm, pool, limits: LIMITS });
+      const b = await Compartment.create({ principal: realm, pool, limits: LIMITS });
+      let t = now();
+      const first = await a.import(url);
+      const miss = now() - t;
+      t = now();
+      const second = await b.import(url);
+      const hit = now() - t;
+      await a.dispose();
+      await b.dispose();
+      if (i === 0) continue;
+      out.miss.push(miss);
+      out.hit.push(hit);
+      out.exports.push([first.length, second.length]);
+    }
+    out.stats = (await pool.workerStats())[0];
+  } catch (err) {
+    out.error = `${err.code || ''} ${err.message}`.trim();
+  } finally {
+    pool.close();
+  }
+  return out;
+}
+
 async function disposeAll() {
   for (const e of Object.values(engines || {})) await e.dispose();
   engines = null;
@@ -619,6 +656,6 @@ async function disposeAll() {
 
 globalThis.bench = {
   pageEval, capMs: CAP_MS, setupEngines, workload, smallCalls, boundary, newRealm, coldStart, softStop, hardKill,
-  frameGap, disposeAll, cards,
+  frameGap, disposeAll, cards, moduleCache,
 };
 globalThis.benchReady = true;

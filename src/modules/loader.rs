@@ -197,11 +197,9 @@ impl Modules {
         }
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let path = std::path::PathBuf::from(url);
-        let module = match Module::parse(
-            Source::from_bytes(text.as_bytes()).with_path(&path),
-            None,
-            context,
-        ) {
+        let module = match super::cache::parsed(&text)
+            .and_then(|(parsed, _)| Module::from_parsed(&parsed, Some(path), None, context))
+        {
             Ok(m) => m,
             Err(e) => {
                 self.fail(url, syntax_error(url, &e));

@@ -163,6 +163,46 @@ test('an edited module is seen by every compartment after invalidation, dependen
   assert.ok(log.some((l) => l.path === '/realm/alice/dep.js'), 'fresh source was fetched');
 });
 
+test('a worker parses a module source once: another compartment, and a reload of unchanged bytes, hit its cache', async () => {
+  const nonce = Date.now();
+  files.set('/realm/alice/cached.js', `import { k } from './cached-dep.js'; export const v = k + 1; // ${nonce}`);
+  files.set('/realm/alice/cached-dep.js', `export const k = 41; // ${nonce}`);
+  log.length = 0;
+  const r = await run(async (pkg, { origin }) => {
+    const pool = new pkg.CompartmentPool();
+    const url = `${origin}/realm/alice/cached.js`;
+    const cache = async () => (await pool.workerStats())[0].moduleCache;
+    const make = () => pkg.Compartment.create({ principal: `${origin}/realm/alice/`, pool });
+    const steps = [];
+    const a = await make();
+    const s0 = await cache();
+    const step = async (label, c) => {
+      const before = await cache();
+      const v = (await c.import(url), await c.eval(`import('${url}').then((m) => m.v)`));
+      const after = await cache();
+      steps.push({ label, v, hits: after.hits - before.hits, misses: after.misses - before.misses });
+    };
+    await step('first compartment', a);
+    const b = await make();
+    await step('second compartment', b);
+    await pool.invalidate(`${origin}/realm/alice/cached-dep.js`);
+    await step('reload, bytes unchanged', a);
+    const stats = await pool.workerStats();
+    pool.close();
+    return { steps, s0, workers: stats.length, realms: stats[0].realms, entries: stats[0].moduleCache.entries };
+  }, { origin: h.origin });
+  assert.equal(r.workers, 1, 'one principal, one worker');
+  assert.equal(r.realms, 2);
+  assert.deepEqual(r.steps, [
+    { label: 'first compartment', v: 42, hits: 0, misses: 2 },
+    { label: 'second compartment', v: 42, hits: 2, misses: 0 },
+    { label: 'reload, bytes unchanged', v: 42, hits: 2, misses: 0 },
+  ]);
+  assert.ok(r.entries >= 2);
+  const fetched = log.filter((l) => l.path.startsWith('/realm/alice/cached')).length;
+  assert.equal(fetched, 6, 'the broker still fetches every load: the cache is keyed by the bytes it gets');
+});
+
 test('tokens cross back as TrustedTokens by identity; look-alikes and other compartments\' tokens are plain data', async () => {
   files.set('/realm/alice/export-tokens.js', "import { CardDef, field, Button } from '@cardstack/card-api';\nglobalThis.tree = { base: Button, again: Button, fake: { module: '@cardstack/card-api', export: 'Button' }, list: [Button] };");
   const r = await run(async (pkg, { origin }) => {

@@ -20,11 +20,22 @@ export class Counter extends CardDef {
 }
 `;
 
+/** A module of 100 identifiers no other module uses (what a context's interner would keep). */
+function generated(n) {
+  const names = Array.from({ length: 100 }, (_, k) => `soak_identifier_${n}_${k}_${'x'.repeat(12)}`);
+  return `${names.map((id, k) => `export const ${id} = ${k};`).join('\n')}\nexport const total = ${names.join(' + ')};\n`;
+}
+
 let h;
 let page;
 before(async () => {
   h = await start({
     '/realm/': (req, res, url) => {
+      const gen = /^\/realm\/soak\/gen\/m(\d+)\.js$/.exec(url.pathname);
+      if (gen) {
+        res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(generated(gen[1]));
+        return;
+      }
       if (url.pathname !== '/realm/soak/counter.js') { res.writeHead(404).end('not found'); return; }
       res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'no-store' }).end(COUNTER);
     },
@@ -244,5 +255,38 @@ test(`${CARD_LIFETIMES} lifetimes of compartments that load a card, in one worke
   }, { origin: h.origin, api: API, lifetimes: CARD_LIFETIMES, warmup: 20 });
   console.log(`card lifetime soak: ${CARD_LIFETIMES} create + load card + render + dispose in ${(r.ms / 1000).toFixed(1)} s (${(r.ms / CARD_LIFETIMES).toFixed(1)} ms each); `
     + `wasm memory ${MB(r.first)} MB after warm-up -> ${MB(r.last)} MB at the end (${((r.last - r.first) / CARD_LIFETIMES / 1024).toFixed(0)} KB per lifetime); ${r.workers} worker`);
+  assert.ok(r.last <= r.first * 1.1, `memory grew from ${MB(r.first)} MB to ${MB(r.last)} MB`);
+});
+
+// Distinct modules loaded and invalidated one after another in one long-lived compartment.
+// Each module's strings used to stay in the compartment's interner for good; now they live in
+// the module's own, freed with it and its (bounded) parse cache entry: Boa patch 10.
+const MODULE_CYCLES = Number(process.env.SOAK_MODULE_CYCLES || 1000);
+
+test(`${MODULE_CYCLES} distinct modules loaded and invalidated in one compartment: memory stays flat`, async () => {
+  const r = await run(async (pkg, { origin, cycles, warmup }) => {
+    const pool = new pkg.CompartmentPool({ maxWorkers: 1 });
+    const c = await pkg.Compartment.create({ principal: origin + '/realm/soak/', pool });
+    const cycle = async (i) => {
+      const url = `${origin}/realm/soak/gen/m${i}.js`;
+      await c.import(url);
+      const total = await c.eval(`import('${url}').then((m) => m.total)`);
+      if (total !== 4950) throw new Error(`module ${i}: total ${total}`);
+      await pool.invalidate(url);
+    };
+    // Past the cache's entry bound, so it is evicting by the end of the warm-up.
+    for (let i = 0; i < warmup; i++) await cycle(i);
+    const first = c.stats().memoryBytes;
+    const t0 = performance.now();
+    for (let i = warmup; i < warmup + cycles; i++) await cycle(i);
+    const ms = performance.now() - t0;
+    const [stats] = await pool.workerStats();
+    const out = { first, last: c.stats().memoryBytes, ms, cache: stats.moduleCache };
+    pool.close();
+    return out;
+  }, { origin: h.origin, cycles: MODULE_CYCLES, warmup: 300 });
+  console.log(`module soak: ${MODULE_CYCLES} distinct modules (100 identifiers each) imported + invalidated in ${(r.ms / 1000).toFixed(1)} s; `
+    + `wasm memory ${MB(r.first)} MB after warm-up -> ${MB(r.last)} MB at the end; parse cache ${r.cache.entries} entries, ${r.cache.sourceBytes} source bytes, ${r.cache.evictions} evictions`);
+  assert.ok(r.cache.evictions >= MODULE_CYCLES, 'the cache stayed within its bounds');
   assert.ok(r.last <= r.first * 1.1, `memory grew from ${MB(r.first)} MB to ${MB(r.last)} MB`);
 });
