@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything the demo and the tests need, skipping what is already present:
 # the wasm32 target, wasm-pack, wasm-bindgen-cli at the Cargo.lock version, Debian's
-# chromium + chromedriver, the e2e npm packages, and our patched Boa source.
+# chromium + chromedriver, the build tools and e2e npm packages, and our patched Boa source.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -32,6 +32,11 @@ fi
 if [ ! -d tests/e2e/node_modules/playwright-core ] || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; then
   say "installing e2e packages"
   (cd tests/e2e && npm ci --no-audit --no-fund --silent)
+fi
+
+if [ ! -d tools/node_modules/terser ] || [ tools/package-lock.json -nt tools/node_modules/.package-lock.json ]; then
+  say "installing the build tools (terser)"
+  (cd tools && npm ci --no-audit --no-fund --silent)
 fi
 
 if [ ! -d tests/vite-app/node_modules/vite ] || [ tests/vite-app/package-lock.json -nt tests/vite-app/node_modules/.package-lock.json ]; then

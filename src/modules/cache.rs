@@ -12,9 +12,9 @@ use boa_engine::module::ParsedModule;
 use boa_engine::{JsResult, Source};
 use sha2::{Digest, Sha256};
 
-/// Source bytes the cache keeps parsed at most; least recently used entries go first. Boa's
-/// syntax tree is large (about 36 times its source in the worker, 56 natively), so this
-/// bounds the cache to about 10 MB of the worker's memory.
+/// Source bytes the cache keeps parsed at most; least recently used entries go first. The
+/// bound is on source size because Boa's syntax tree is large (56 times its source for a
+/// dense module, natively).
 pub const MAX_SOURCE_BYTES: usize = 256 * 1024;
 /// Entries the cache keeps at most.
 pub const MAX_ENTRIES: usize = 256;
