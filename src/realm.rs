@@ -297,8 +297,8 @@ impl Realm {
             let src = Source::from_bytes(source).with_path(path);
             // Parsed and compiled with a scratch interner: Boa's context interner keeps every
             // identifier and literal it ever saw (~600 B per eval of fresh source, for good),
-            // and a compiled script holds strings, not interner symbols. (Modules keep their
-            // AST until they link, so they use the context's.)
+            // and a compiled script holds strings, not interner symbols. (Modules have an
+            // interner of their own: `modules::cache`.)
             let interner = std::mem::take(inner.context.interner_mut());
             let compiled = Script::parse(src, None, &mut inner.context)
                 .map_err(|e| Failure::Syntax(syntax_error(&e, source, &filename)))

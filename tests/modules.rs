@@ -623,9 +623,9 @@ fn syntax_errors_are_not_cached_and_stay_located() {
 
 #[wasm_bindgen_test(unsupported = test)]
 fn linking_modules_does_not_grow_the_value_stack() {
-    // Boa left each linked module's frame values (its registers: about one per binding) on
-    // the VM stack for good, so a long-lived compartment overflowed it after a few hundred
-    // modules (our patch 11). With a small stack, 40 modules of 50 bindings each would do.
+    // Boa left each linked module's frame values (`this`, the function and its registers)
+    // on the VM stack for good, so a long-lived compartment overflowed it after a few hundred
+    // modules (our patch 11). With a small stack this failed at the ninth module.
     let options = RealmOptions {
         modules: Policy::new(&[REALM], &[], &[]).unwrap(),
         limits: isolated_realm::Limits {
