@@ -2,8 +2,9 @@
 //! them. Plain Rust over [`Graph`]s, so every malformed message is tested natively.
 //!
 //! Host → worker: `{ v: 1, type, id, realm, ... }` with `type` one of `create`, `eval`,
-//! `set`, `call`, `settle`, `import`, `provide`, `invalidate`, `dispose`. Worker → host: `result`, `error`, `pending`,
-//! `host-call` (see [`Reply`]). Anything else is `SANDBOX_PROTOCOL`. Every message is
+//! `set`, `call`, `card`, `settle`, `import`, `provide`, `policy`, `invalidate`, `stats`,
+//! `dispose`. Worker → host: `result`, `error`, `pending`, `host-call`, `event`, `fetch`
+//! (see [`Reply`]). Anything else is `SANDBOX_PROTOCOL`. Every message is
 //! answered by exactly one `result`, `error` or `pending` carrying its `id` (after any
 //! replies it caused), so the host can watch each one with a deadline.
 
