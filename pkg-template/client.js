@@ -503,9 +503,11 @@ export class CompartmentPool extends EventTarget {
     return [...gone].sort();
   }
 
-  workerStats() {
-    return Promise.all([...this.slots.values()].map(async (s) =>
-      ({ principal: s.principal, ...await s.request({ type: 'stats' }, null, DEFAULT_TIMEOUT_MS) })));
+  /** Figures of each live worker; one that dies while asked is left out. */
+  async workerStats() {
+    const all = await Promise.all([...this.slots.values()].map((s) =>
+      s.request({ type: 'stats' }, null, DEFAULT_TIMEOUT_MS).then((v) => ({ principal: s.principal, ...v }), () => null)));
+    return all.filter(Boolean);
   }
 
   realmChanged(event) {

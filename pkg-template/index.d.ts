@@ -168,7 +168,7 @@ export class CompartmentPool extends EventTarget {
   invalidate(url: string): Promise<string[]>;
   /** Feed realm change events here; same as invalidate(event.url). */
   realmChanged(event: { type: string; url: string }): Promise<string[]>;
-  /** Figures of each live worker: its realms and its module parse cache. */
+  /** Figures of each live worker: its realms and its module parse cache (a worker that dies while asked is left out). */
   workerStats(): Promise<WorkerStats[]>;
   close(): void;
 }
