@@ -44,6 +44,30 @@ fn string_and_regex_builtins_agree_with_the_browser() {
     }
 }
 
+/// `JSON.parse` (ours without a reviver) against V8's, case by case.
+#[wasm_bindgen_test]
+fn json_parse_agrees_with_the_browser() {
+    let mut realm = Realm::new(RealmOptions::default(), None).expect("realm");
+    let mut failures = Vec::new();
+    for (case, source) in &json_sources() {
+        let guest = match realm.eval(source, &EvalOptions::default()) {
+            Ok(g) => match g.root {
+                Value::String(t) => t.to_lossy(),
+                other => format!("{other:?}"),
+            },
+            Err(e) => format!("guest error: {e}"),
+        };
+        let host = js_sys::eval(source)
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_else(|| "host error".into());
+        if guest != host {
+            failures.push(format!("{case}\n    guest: {guest}\n    V8:    {host}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The messages tests/engine.rs requires of our realm are still V8's own.
 #[wasm_bindgen_test]
 fn error_messages_are_v8s() {

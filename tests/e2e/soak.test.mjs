@@ -290,3 +290,29 @@ test(`${MODULE_CYCLES} distinct modules loaded and invalidated in one compartmen
   assert.ok(r.cache.evictions >= MODULE_CYCLES, 'the cache stayed within its bounds');
   assert.ok(r.last <= r.first * 1.1, `memory grew from ${MB(r.first)} MB to ${MB(r.last)} MB`);
 });
+
+// Boa's JSON.parse ran the text through the script parser, so every key and string it saw
+// stayed in the context's interner for good; ours builds the values directly.
+const JSON_PARSES = Number(process.env.SOAK_JSON_PARSES || 100_000);
+
+test(`${JSON_PARSES} JSON.parse calls on distinct text in one compartment: memory stays flat`, async () => {
+  const r = await run(async (pkg, { total }) => {
+    const pool = new pkg.CompartmentPool({ maxWorkers: 1 });
+    const c = await pkg.Compartment.create({ principal: 'soak-json', pool });
+    const batch = (from) => c.eval(`(() => { let n = 0; for (let i = ${from}; i < ${from} + 10000; i++) {
+      const o = JSON.parse('{"key_number_' + i + '_of_a_long_series": "value number ' + i + ' of a long series"}');
+      n += o['key_number_' + i + '_of_a_long_series'].length; } return n; })()`);
+    await batch(0); // warm-up
+    const first = c.stats().memoryBytes;
+    const t0 = performance.now();
+    let chars = 0;
+    for (let from = 10000; from < 10000 + total; from += 10000) chars += await batch(from);
+    const ms = performance.now() - t0;
+    const out = { first, last: c.stats().memoryBytes, ms, chars };
+    pool.close();
+    return out;
+  }, { total: JSON_PARSES });
+  console.log(`JSON soak: ${JSON_PARSES} parses of distinct text in ${(r.ms / 1000).toFixed(1)} s; wasm memory ${MB(r.first)} MB after warm-up -> ${MB(r.last)} MB at the end`);
+  assert.ok(r.chars > JSON_PARSES * 30, 'every parse read back its value');
+  assert.ok(r.last <= r.first * 1.1, `memory grew from ${MB(r.first)} MB to ${MB(r.last)} MB`);
+});

@@ -269,3 +269,53 @@ const ERROR_MESSAGES: &[(&str, &str)] = &[
 fn message_of(source: &str) -> String {
     format!("(() => {{ try {{ {source}; return 'no error' }} catch (e) {{ return String(e.message) }} }})()")
 }
+
+/// `JSON.parse` (ours without a reviver, Boa's with one): tests/engine_web.rs holds each to
+/// V8's answer; tests/engine.rs to Boa's own, except [`BOA_JSON_BUGS`].
+#[allow(dead_code)]
+const JSON_CASES: &[&str] = &[
+    r#"JSON.parse('{"a":1,"b":[true,false,null],"c":{"d":"e","f":[]},"g":{}}')"#,
+    r#"JSON.parse(' \t\n\r[1, 0.5e1, 1E-2, -12.5e+3, 123456789012345678901234567890, 0.1, 1e-400] \n')"#,
+    r#"[Object.is(JSON.parse('-0'), -0), Object.is(JSON.parse('[-0]')[0], -0), String(JSON.parse('1e400')), String(JSON.parse('-1e400'))]"#,
+    r#"codes(JSON.parse('"\\u00e9\\ud83d\\ude00\\n\\t\\"\\\\\\/\\b\\f\\r\\u0000\\uD800x\\udc00"'))"#,
+    r#"codes(JSON.parse('"\u00e9\u4e2d\ud800 \udfff"'))"#,
+    r#"(() => { const o = JSON.parse('{"__proto__":1,"a":{"__proto__":null}}'); return [Object.keys(o), Object.getPrototypeOf(o) === Object.prototype, o.__proto__, Object.getPrototypeOf(o.a) === Object.prototype, Object.hasOwn(o.a, '__proto__')] })()"#,
+    r#"(() => { const o = JSON.parse('{"b":1,"2":2,"a":3,"1":4,"a":5,"4294967295":6,"-1":7}'); return [Object.keys(o), o.a, o[1], Object.getOwnPropertyDescriptor(o, 'b')] })()"#,
+    r#"(() => { const a = JSON.parse('[1,[2,[3]],{"x":[]}]'); return [Array.isArray(a), Array.isArray(a[1][1]), a.length, Object.getPrototypeOf(a) === Array.prototype, Object.getOwnPropertyDescriptor(a, 'length')] })()"#,
+    r#"(() => { let a = JSON.parse('['.repeat(20000) + ']'.repeat(20000)); let d = 0; while (Array.isArray(a) && a.length) { a = a[0]; d++ } return d })()"#,
+    r#"(() => { let o = JSON.parse('{"a":'.repeat(5000) + '1' + '}'.repeat(5000)); let d = 0; while (typeof o === 'object') { o = o.a; d++ } return [d, o] })()"#,
+    r#"['', ' ', '{', '}', '[', '[1,]', '[,1]', '{"a":1,}', "{'a':1}", '{a:1}', '01', '-01', '1.', '.5', '+1', '-', '1e', '1e+', 'tru', 'nul', 'falsey', 'NaN', 'Infinity', 'undefined', '"\\x"', '"\\u12"', '"\\u12G4"', '"a\nb"', '"\t"', '"abc', '[1] 2', '{"a" 1}', '{"a":1 "b":2}', '\u00a0 1', '\ufeff1', '1\u2028', '[1]]', '{}}', '"\\\'"', '[1,2'].map((t) => { try { JSON.parse(t); return 'ok' } catch (e) { return e.name } })"#,
+    r#"[JSON.parse({ toString() { return '[1]' } }), JSON.parse(12), JSON.parse(null), JSON.parse(true), JSON.parse(new String('"s"'))]"#,
+    r#"[undefined, Symbol('s'), {}, { toString() { throw new RangeError('x') } }].map((t) => { try { JSON.parse(t); return 'ok' } catch (e) { return e.name } })"#,
+    r#"[JSON.parse('[1,2,{"a":3}]', (k, v) => typeof v === 'number' ? v * 2 : v), JSON.parse('[1]', {}), JSON.parse('[1]', null), JSON.parse('{"a":1,"b":2}', function (k, v) { return k === 'a' ? undefined : v })]"#,
+    r#"(() => { const d = Object.getOwnPropertyDescriptor(JSON, 'parse'); const f = d.value; return [f.name, f.length, d.writable, d.enumerable, d.configurable, typeof f, Object.getOwnPropertyNames(f).sort(), Object.getPrototypeOf(f) === Function.prototype, 'prototype' in f, f.toString() === JSON.stringify.toString().replace('stringify', 'parse')] })()"#,
+    r#"(() => { try { new JSON.parse('1'); return 'constructed' } catch (e) { return e.name } })()"#,
+    r#"(() => { const s = JSON.stringify({ k: 'v'.repeat(300), n: [1.5, -2, 'é中😀'], z: { y: null } }); return JSON.stringify(JSON.parse(s)) === s })()"#,
+];
+
+/// Where Boa's own `JSON.parse` is wrong and ours follows V8: its serde_json pre-check
+/// refuses a number beyond the f64 range (`1e400` is Infinity) and an escaped lone surrogate;
+/// a raw lone surrogate in the text (valid JSON) fails its UTF-8 conversion; deep nesting
+/// overflows its script parser.
+#[allow(dead_code)]
+const BOA_JSON_BUGS: &[&str] = &[
+    r#"[Object.is(JSON.parse('-0'), -0), Object.is(JSON.parse('[-0]')[0], -0), String(JSON.parse('1e400')), String(JSON.parse('-1e400'))]"#,
+    r#"codes(JSON.parse('"\\u00e9\\ud83d\\ude00\\n\\t\\"\\\\\\/\\b\\f\\r\\u0000\\uD800x\\udc00"'))"#,
+    r#"codes(JSON.parse('"\u00e9\u4e2d\ud800 \udfff"'))"#,
+    r#"(() => { let a = JSON.parse('['.repeat(20000) + ']'.repeat(20000)); let d = 0; while (Array.isArray(a) && a.length) { a = a[0]; d++ } return d })()"#,
+    r#"(() => { let o = JSON.parse('{"a":'.repeat(5000) + '1' + '}'.repeat(5000)); let d = 0; while (typeof o === 'object') { o = o.a; d++ } return [d, o] })()"#,
+];
+
+/// [`JSON_CASES`] as runnable sources, like [`sources`].
+#[allow(dead_code)]
+fn json_sources() -> Vec<(String, String)> {
+    JSON_CASES
+        .iter()
+        .map(|case| {
+            let source = format!(
+                "(() => {{ {PRELUDE}\ntry {{ return JSON.stringify({case}, replacer) }} catch (e) {{ return 'threw ' + e.name }} }})()"
+            );
+            ((*case).to_owned(), source)
+        })
+        .collect()
+}
