@@ -8,6 +8,8 @@
 //!
 //! The parser is iterative (an explicit stack), so nesting depth costs heap, not native stack.
 
+use std::collections::HashMap;
+
 use boa_engine::object::builtins::JsArray;
 use boa_engine::string::JsStr;
 use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsString, JsValue};
@@ -19,13 +21,13 @@ use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsString, JsValue};
 pub fn parse(text: &JsValue, context: &mut Context) -> JsResult<JsValue> {
     let text = text.to_string(context)?;
     match text.as_str().variant() {
-        boa_engine::string::JsStrVariant::Latin1(units) => Parser { s: units, pos: 0 }.run(context),
-        boa_engine::string::JsStrVariant::Utf16(units) => Parser { s: units, pos: 0 }.run(context),
+        boa_engine::string::JsStrVariant::Latin1(units) => Parser::new(units).run(context),
+        boa_engine::string::JsStrVariant::Utf16(units) => Parser::new(units).run(context),
     }
 }
 
 /// A code unit of the text: Latin-1 bytes or UTF-16 units.
-trait Unit: Copy {
+trait Unit: Copy + Eq + std::hash::Hash {
     fn get(self) -> u16;
     /// The units as a string, when they need no unescaping.
     fn string(units: &[Self]) -> JsString;
@@ -58,13 +60,27 @@ enum Frame {
 struct Parser<'a, T> {
     s: &'a [T],
     pos: usize,
+    /// Keys seen so far, by their text: records repeat their keys, and one string per key
+    /// saves an allocation per property (and shape lookups compare the same string).
+    keys: HashMap<&'a [T], JsString>,
 }
+
+/// Distinct keys the cache holds at most; past that, keys are made afresh.
+const MAX_KEYS: usize = 1024;
 
 fn syntax(message: String) -> boa_engine::JsError {
     JsNativeError::syntax().with_message(message).into()
 }
 
-impl<T: Unit> Parser<'_, T> {
+impl<'a, T: Unit> Parser<'a, T> {
+    fn new(s: &'a [T]) -> Self {
+        Self {
+            s,
+            pos: 0,
+            keys: HashMap::new(),
+        }
+    }
+
     fn peek(&self) -> Option<u16> {
         self.s.get(self.pos).map(|u| u.get())
     }
@@ -197,7 +213,28 @@ impl<T: Unit> Parser<'_, T> {
         if self.peek() != Some(0x22) {
             return Err(self.unexpected());
         }
-        let key = self.string()?;
+        let start = self.pos + 1;
+        let plain = self.s[start..]
+            .iter()
+            .position(|u| matches!(u.get(), 0x22 | 0x5C) || u.get() < 0x20)
+            .map(|n| start + n)
+            .filter(|&end| self.s[end].get() == 0x22);
+        let key = match plain {
+            Some(end) => {
+                let text: &'a [T] = &self.s[start..end];
+                self.pos = end + 1;
+                if let Some(k) = self.keys.get(text) {
+                    k.clone()
+                } else {
+                    let k = T::string(text);
+                    if self.keys.len() < MAX_KEYS {
+                        self.keys.insert(text, k.clone());
+                    }
+                    k
+                }
+            }
+            None => self.string()?,
+        };
         self.skip_ws();
         self.expect(b':')?;
         self.skip_ws();
