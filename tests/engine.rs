@@ -82,23 +82,29 @@ fn regexes_and_searches_agree_on_ascii_bytes_and_utf16() {
 
 /// Natively there is no V8 to compare with (tests/engine_web.rs does that in a browser), but
 /// Boa's own `String.prototype` methods are correct, only slow: ours must agree with them.
+/// What a plain Boa context, with Boa's own builtins, makes of `source`.
+#[cfg(not(target_arch = "wasm32"))]
+fn boas_own(source: &str) -> String {
+    use boa_engine::{Context, Source};
+    let mut boa = Context::default();
+    boa.set_instruction_budget(usize::MAX, None);
+    match boa.eval(Source::from_bytes(source)) {
+        Ok(v) => v
+            .as_string()
+            .map_or_else(|| format!("{v:?}"), |s| s.to_std_string_lossy()),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
 /// Our `JSON.parse` gives Boa's own answers, except where Boa is wrong (each of those must
 /// still differ, or the list is stale).
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn our_json_parse_agrees_with_boas_own_but_for_its_bugs() {
-    use boa_engine::{Context, Source};
     let mut ours = Realm::new(RealmOptions::default(), None).unwrap();
     let mut failures = Vec::new();
     for (case, source) in &json_sources() {
-        let mut boa = Context::default();
-        boa.set_instruction_budget(usize::MAX, None);
-        let theirs = match boa.eval(Source::from_bytes(source)) {
-            Ok(v) => v
-                .as_string()
-                .map_or_else(|| format!("{v:?}"), |s| s.to_std_string_lossy()),
-            Err(e) => format!("error: {e}"),
-        };
+        let theirs = boas_own(source);
         let got = guest_json(&mut ours, source);
         let bug = BOA_JSON_BUGS.contains(&case.as_str());
         if (got != theirs) != bug {
@@ -113,19 +119,11 @@ fn our_json_parse_agrees_with_boas_own_but_for_its_bugs() {
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
 fn our_string_builtins_agree_with_boas_own() {
-    use boa_engine::{Context, Source};
     let mut ours = Realm::new(RealmOptions::default(), None).unwrap();
     let mut failures = Vec::new();
     let cases = sources(false);
     for (case, source) in &cases {
-        let mut boa = Context::default();
-        boa.set_instruction_budget(usize::MAX, None);
-        let theirs = match boa.eval(Source::from_bytes(source)) {
-            Ok(v) => v
-                .as_string()
-                .map_or_else(|| format!("{v:?}"), |s| s.to_std_string_lossy()),
-            Err(e) => format!("error: {e}"),
-        };
+        let theirs = boas_own(source);
         let got = guest_json(&mut ours, source);
         if got != theirs {
             failures.push(format!("{case}\n    ours: {got}\n    Boa:  {theirs}"));
