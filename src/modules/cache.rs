@@ -51,12 +51,11 @@ thread_local! {
     static CACHE: RefCell<Cache> = RefCell::default();
 }
 
-/// The parsed module for `text`: from the cache, or parsed now and cached. The flag says
-/// whether it was a hit.
+/// The parsed module for `text`: from the cache, or parsed now and cached.
 ///
 /// # Errors
 /// The `SyntaxError` of source that is not a module.
-pub fn parsed(text: &str) -> JsResult<(ParsedModule, bool)> {
+pub fn parsed(text: &str) -> JsResult<ParsedModule> {
     let key: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     let hit = CACHE.with_borrow_mut(|c| {
         c.clock += 1;
@@ -73,27 +72,18 @@ pub fn parsed(text: &str) -> JsResult<(ParsedModule, bool)> {
         found
     });
     if let Some(p) = hit {
-        return Ok((p, true));
+        return Ok(p);
     }
     // Parsed outside the borrow: parsing runs no guest code, but keeps the cache free anyway.
     let parsed = ParsedModule::parse(Source::from_bytes(text.as_bytes()))?;
     CACHE.with_borrow_mut(|c| c.insert(key, parsed.clone(), text.len()));
-    Ok((parsed, false))
+    Ok(parsed)
 }
 
 /// Counters and size of this thread's cache.
 #[must_use]
 pub fn stats() -> CacheStats {
     CACHE.with_borrow(|c| c.stats)
-}
-
-/// Empties this thread's cache (its counters stay).
-pub fn clear() {
-    CACHE.with_borrow_mut(|c| {
-        c.entries.clear();
-        c.stats.entries = 0;
-        c.stats.source_bytes = 0;
-    });
 }
 
 impl Cache {

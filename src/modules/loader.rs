@@ -198,7 +198,7 @@ impl Modules {
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let path = std::path::PathBuf::from(url);
         let module = match super::cache::parsed(&text)
-            .and_then(|(parsed, _)| Module::from_parsed(&parsed, Some(path), None, context))
+            .and_then(|parsed| Module::from_parsed(&parsed, Some(path), None, context))
         {
             Ok(m) => m,
             Err(e) => {
