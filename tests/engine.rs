@@ -138,6 +138,33 @@ fn our_string_builtins_agree_with_boas_own() {
     );
 }
 
+/// Patch 12's `@@replace` fast path gives what the spec's steps give: every case that
+/// replaces with a regexp, run as is and again with `RegExp.prototype.exec` wrapped in a
+/// forwarding function, which sends each replace down the spec's path.
+#[wasm_bindgen_test(unsupported = test)]
+fn regexp_replace_fast_path_agrees_with_the_spec_steps() {
+    let mut realm = Realm::new(RealmOptions::default(), None).unwrap();
+    let mut failures = Vec::new();
+    let cases: Vec<_> = sources(false)
+        .into_iter()
+        .filter(|(case, _)| case.contains(".replace"))
+        .collect();
+    assert!(cases.len() > 100, "{} cases", cases.len());
+    for (case, source) in &cases {
+        let fast = guest_json(&mut realm, source);
+        let spec = guest_json(
+            &mut realm,
+            &format!(
+                "(() => {{ const exec = RegExp.prototype.exec; RegExp.prototype.exec = function (s) {{ return exec.call(this, s) }}; try {{ return {source} }} finally {{ RegExp.prototype.exec = exec }} }})()"
+            ),
+        );
+        if fast != spec {
+            failures.push(format!("{case}\n    fast: {fast}\n    spec: {spec}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Operations that were quadratic (or O(position) per call) on boa_engine 0.22.0, each with
 /// the text it runs on. `N` is the text's length; `S` the text.
 #[cfg(not(target_arch = "wasm32"))]
