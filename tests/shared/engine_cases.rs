@@ -316,6 +316,37 @@ const JSON_CASES: &[&str] = &[
     r#"(() => { const s = JSON.stringify({ k: 'v'.repeat(300), n: [1.5, -2, 'é中😀'], z: { y: null } }); return JSON.stringify(JSON.parse(s)) === s })()"#,
 ];
 
+/// `JSON.stringify` (patch 13 writes it into one buffer): every value kind, every escape,
+/// both string widths, the gap, replacers, `toJSON`, getters and proxies in the order
+/// they run, cycles and errors. Each case's answer is a string or a small array of them.
+#[allow(dead_code)]
+const JSON_STRINGIFY_CASES: &[&str] = &[
+    r#"[JSON.stringify(1), JSON.stringify('s'), JSON.stringify(true), JSON.stringify(null), String(JSON.stringify(undefined)), String(JSON.stringify(() => 1)), String(JSON.stringify(Symbol('x')))]"#,
+    r#"JSON.stringify([0, -0, 1, -1, 0.1, -5.5, 1e21, 1e-7, 123456789012345680000, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 9007199254740991, -9007199254740991, 4294967296, 1.5e300, 5e-324, NaN, Infinity, -Infinity, 1 / 3, 100, 1e20, 1e15 + 0.5])"#,
+    r#"codes(JSON.stringify('\b\t\n\f\r"\\/\u0000\u0001\u001f\u007f\u00e9\u00ff'))"#,
+    r#"codes(JSON.stringify('\u4e2d\u2028\u2029\ud83d\ude00 \ud800 \udc00 \ude00\ud83d \udbff\udfff x\ud800'))"#,
+    r#"codes(JSON.stringify({ 'a"b': 1, '\n': 2, '\u00e9': '\u00e9', '\u4e2d': ['\u4e2d', '\u00e9'], '\ud800': '\udc00' }))"#,
+    r#"JSON.stringify({ a: undefined, b: () => 1, c: Symbol('s'), d: 1, [Symbol('k')]: 2, e: [undefined, () => 1, Symbol('s'), null] })"#,
+    r#"(() => { const a = [1, , 3]; a.extra = 4; const o = { 2: 'two', b: 'b', 1: 'one', a: 'a' }; Object.defineProperty(o, 'hidden', { value: 1, enumerable: false }); return JSON.stringify([a, o, [], {}, [[]], [{}], { x: {} }]) })()"#,
+    r#"(() => { const log = []; const o = { get a() { log.push('a'); delete this.b; this.z = 1; return 1 }, b: 2, get c() { log.push('c'); return undefined } }; return [JSON.stringify(o), log] })()"#,
+    r#"(() => { const log = []; const o = { x: { toJSON(k) { log.push('toJSON:' + k); return [k, this === o.x] } }, y: new Date(0), n: { toJSON: 5 } }; return [JSON.stringify(o), log] })()"#,
+    r#"(() => { Object.prototype.toJSON = function (k) { return 'P:' + k }; try { return [JSON.stringify({ a: {} }), JSON.stringify([[]])] } finally { delete Object.prototype.toJSON } })()"#,
+    r#"(() => { const out = []; try { JSON.stringify({ n: 1n }) } catch (e) { out.push(e.name) } BigInt.prototype.toJSON = function () { return this.toString() + 'n' }; try { out.push(JSON.stringify({ n: 1n, m: Object(2n) })) } finally { delete BigInt.prototype.toJSON } return out })()"#,
+    r#"JSON.stringify([new Number(3), new String('s\u00e9'), new Boolean(false), Object(Symbol('x')), new Number(NaN), { v: new String('\u4e2d') }])"#,
+    r#"(() => { const out = []; const o = {}; o.self = o; try { JSON.stringify(o) } catch (e) { out.push(e.name) } const a = []; a.push([a]); try { JSON.stringify(a) } catch (e) { out.push(e.name) } const shared = { s: 1 }; out.push(JSON.stringify([shared, { shared }, shared])); return out })()"#,
+    r#"(() => { const log = []; const p = new Proxy({ a: 1, b: 2 }, { ownKeys(t) { log.push('ownKeys'); return Reflect.ownKeys(t) }, getOwnPropertyDescriptor(t, k) { log.push('gopd:' + k); return Reflect.getOwnPropertyDescriptor(t, k) }, get(t, k) { log.push('get:' + String(k)); return Reflect.get(t, k) } }); const ap = new Proxy([1, [2]], {}); return [JSON.stringify({ p, ap }), log] })()"#,
+    r#"(() => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); try { return JSON.stringify({ proxy }) } catch (e) { return e.name } })()"#,
+    r#"(() => { const log = []; const r = function (k, v) { log.push([k, typeof v, Array.isArray(this) ? 'array' : typeof this]); return typeof v === 'number' ? v * 10 : k === 'drop' ? undefined : v }; return [JSON.stringify({ a: 1, drop: 2, b: [3, { c: 4 }] }, r), log] })()"#,
+    r#"[JSON.stringify({ a: 1, b: 2, c: { a: 3, d: 4 }, 1: 5 }, ['a', 'c', 1, 'a', new Number(1), new String('c'), {}, true]), JSON.stringify([{ a: 1, b: 2 }], ['b']), JSON.stringify({ a: 1 }, 'ab'), JSON.stringify({ a: 1 }, 7)]"#,
+    r#"[2, 20, -1, 0, 3.7, new Number(2), '\t', '--', 'abcdefghijklmnop', new String('.'), '', null, true, {}].map((g) => JSON.stringify({ a: [1, { b: 2, u: undefined }, [], {}], e: {}, l: [[]], u: undefined, z: 'z' }, null, g))"#,
+    r#"[JSON.stringify({ u: undefined }, null, 2), JSON.stringify({ a: 1, u: undefined }, null, 2), JSON.stringify({ u: undefined, a: 1 }, null, 2), JSON.stringify([undefined], null, 2), JSON.stringify({ f() {}, g: 1, h() {} }, null, '\u00e9'), codes(JSON.stringify([1, [2]], null, '\u4e2d'))]"#,
+    r#"(() => { const out = []; for (const v of [{ get a() { throw new RangeError('get') } }, { toJSON() { throw new SyntaxError('toJSON') } }, [1, { toJSON() { throw new EvalError('deep') } }]]) { try { out.push(JSON.stringify(v)) } catch (e) { out.push(e.name) } } return out })()"#,
+    r#"(() => { let o = 1; for (let i = 0; i < 300; i++) o = i % 2 ? { a: o } : [o]; const s = JSON.stringify(o); return [s.length, s.slice(0, 12), JSON.stringify(JSON.parse(s)) === s] })()"#,
+    r#"(() => { const big = { items: [] }; for (let i = 0; i < 500; i++) big.items.push({ id: i, s: 'x\u00e9' + i, w: i % 50 === 0 ? '\u4e2d' + i : 'n', f: i / 8, b: i % 3 === 0, n: null }); const s = JSON.stringify(big); return [s.length, s.slice(0, 40), s.slice(-40), JSON.stringify(JSON.parse(s)) === s] })()"#,
+    r#"(() => { try { return [JSON.stringify({ r: JSON.rawJSON('12345678901234567890123'), s: [JSON.rawJSON('"\u00e9"'), JSON.rawJSON('null')] }), JSON.isRawJSON(JSON.rawJSON('1'))] } catch (e) { return e.name } })()"#,
+    r#"(() => { const d = Object.getOwnPropertyDescriptor(JSON, 'stringify'); const f = d.value; return [f.name, f.length, d.writable, d.enumerable, d.configurable, 'prototype' in f] })()"#,
+];
+
 /// Where Boa's own `JSON.parse` is wrong and ours follows V8: its serde_json pre-check
 /// refuses a number beyond the f64 range (`1e400` is Infinity) and an escaped lone surrogate;
 /// a raw lone surrogate in the text (valid JSON) fails its UTF-8 conversion; deep nesting
@@ -334,6 +365,7 @@ const BOA_JSON_BUGS: &[&str] = &[
 fn json_sources() -> Vec<(String, String)> {
     JSON_CASES
         .iter()
+        .chain(JSON_STRINGIFY_CASES)
         .map(|case| {
             let source = format!(
                 "(() => {{ {PRELUDE}\ntry {{ return JSON.stringify({case}, replacer) }} catch (e) {{ return 'threw ' + e.name }} }})()"
