@@ -1181,12 +1181,6 @@ pub(crate) fn parse_position(message: &str) -> Option<(u32, u32)> {
 fn capture_intrinsics(context: &mut Context, meter: &Meter) -> Result<Captured> {
     meter.arm(context, 1_000_000, web_time::Duration::from_secs(5));
     let result = (|| -> JsResult<Captured> {
-        let object_proto = context.intrinsics().constructors().object().prototype();
-        let property_is_enumerable = object_proto
-            .get(js_string!("propertyIsEnumerable"), context)?
-            .as_object()
-            .ok_or_else(|| JsNativeError::typ().with_message("propertyIsEnumerable missing"))?
-            .clone();
         let get_own = context
             .intrinsics()
             .constructors()
@@ -1220,7 +1214,6 @@ fn capture_intrinsics(context: &mut Context, meter: &Meter) -> Result<Captured> 
             None => None,
         };
         Ok(Captured {
-            property_is_enumerable,
             error_stack_getter,
             regexp_unicode_sets,
             modules: None,

@@ -25,8 +25,6 @@ use crate::value::{
 /// Intrinsics captured before any guest code ran, so the guest cannot swap them.
 #[derive(Clone)]
 pub struct Captured {
-    /// `Object.prototype.propertyIsEnumerable`
-    pub property_is_enumerable: JsObject,
     /// The getter of `Error.prototype.stack`.
     pub error_stack_getter: Option<JsObject>,
     /// The getter of `RegExp.prototype.unicodeSets` (JsRegExp has no accessor for `v`).
@@ -353,26 +351,34 @@ impl Walker<'_> {
         }
     }
 
-    /// Own enumerable string-keyed properties, in [[OwnPropertyKeys]] order.
+    /// Own enumerable string-keyed properties, in [[OwnPropertyKeys]] order. Only for
+    /// ordinary objects and arrays (a proxy is refused before this): their
+    /// [[GetOwnProperty]] reads the property map, so no guest code runs here.
     fn enumerable_keys(&mut self, o: &JsObject) -> Result<Vec<PropertyKey>> {
         let keys = o.own_property_keys(self.context)?;
-        let mut out = Vec::with_capacity(keys.len());
-        for key in keys {
-            let key_value: JsValue = match &key {
-                PropertyKey::Symbol(_) => continue,
-                PropertyKey::String(s) => s.clone().into(),
-                PropertyKey::Index(i) => JsValue::from(i.get()),
-            };
-            let enumerable = self.captured.property_is_enumerable.call(
-                &o.clone().into(),
-                &[key_value],
-                self.context,
-            )?;
-            if enumerable.to_boolean() {
-                out.push(key);
-            }
-        }
-        Ok(out)
+        let object = o.borrow();
+        let properties = object.properties();
+        Ok(keys
+            .into_iter()
+            .filter(|key| {
+                !matches!(key, PropertyKey::Symbol(_))
+                    && properties
+                        .get(key)
+                        .is_some_and(|d| d.enumerable() == Some(true))
+            })
+            .collect())
+    }
+
+    /// HTML's "if ! HasOwnProperty(value, key), let v be ? Get(value, key)": a property a
+    /// getter deleted meanwhile is skipped, a data property is read as is, and only an
+    /// accessor runs guest code.
+    fn own_value(&mut self, o: &JsObject, key: &PropertyKey) -> Result<Option<JsValue>> {
+        let descriptor = o.borrow().properties().get(key);
+        Ok(match descriptor {
+            None => None,
+            Some(d) if d.is_data_descriptor() => Some(d.value().cloned().unwrap_or_default()),
+            Some(_) => Some(o.get(key.clone(), self.context)?),
+        })
     }
 
     fn fill(&mut self, task: Task) -> Result<()> {
@@ -386,8 +392,10 @@ impl Walker<'_> {
             Kind::Plain => {
                 let mut entries = Vec::new();
                 for key in self.enumerable_keys(&o)? {
+                    let Some(v) = self.own_value(&o, &key)? else {
+                        continue;
+                    };
                     let (name, seg) = key_text(&key);
-                    let v = o.get(key, self.context)?;
                     self.charge(name.byte_len(), &path)?;
                     let v = self.value(&v, &path.child(seg))?;
                     entries.push((name, v));
@@ -407,7 +415,9 @@ impl Walker<'_> {
                         PropertyKey::Index(i) => Some(i.get()),
                         _ => None,
                     };
-                    let v = o.get(key, self.context)?;
+                    let Some(v) = self.own_value(&o, &key)? else {
+                        continue;
+                    };
                     let v = self.value(&v, &path.child(seg))?;
                     match index {
                         Some(i) => elements.push((i, v)),

@@ -238,6 +238,30 @@ const OUT_CASES: &[(&str, &str, Build)] = &[
         plain(vec![("g", Value::Number(7.0))])
     }),
     (
+        // HTML: the keys are listed first; one a getter deletes is then skipped, and one it
+        // adds is not visited (structuredClone in V8 does the same).
+        "keys a getter deletes or adds",
+        "({ a: 1, get g() { delete this.b; this.late = 3; return 2 }, b: 'gone', c: 4 })",
+        || {
+            plain(vec![
+                ("a", Value::Number(1.0)),
+                ("g", Value::Number(2.0)),
+                ("c", Value::Number(4.0)),
+            ])
+        },
+    ),
+    (
+        "array elements a getter deletes",
+        "(() => { const a = [1, 2, 3]; Object.defineProperty(a, 0, { get() { a.length = 1; return 'x' }, enumerable: true }); return a; })()",
+        || {
+            one(Object::Array {
+                length: 3,
+                elements: vec![(0, Value::str("x"))],
+                extra: vec![],
+            })
+        },
+    ),
+    (
         "class instance clones as plain",
         "new (class P { constructor() { this.x = 1 } })()",
         || plain(vec![("x", Value::Number(1.0))]),

@@ -353,6 +353,7 @@ const JSON_STRINGIFY_CASES: &[&str] = &[
 /// overflows its script parser.
 #[allow(dead_code)]
 const BOA_JSON_BUGS: &[&str] = &[
+    r#"(() => { let o = 1; for (let i = 0; i < 300; i++) o = i % 2 ? { a: o } : [o]; const s = JSON.stringify(o); return [s.length, s.slice(0, 12), JSON.stringify(JSON.parse(s)) === s] })()"#,
     r#"[Object.is(JSON.parse('-0'), -0), Object.is(JSON.parse('[-0]')[0], -0), String(JSON.parse('1e400')), String(JSON.parse('-1e400'))]"#,
     r#"codes(JSON.parse('"\\u00e9\\ud83d\\ude00\\n\\t\\"\\\\\\/\\b\\f\\r\\u0000\\uD800x\\udc00"'))"#,
     r#"codes(JSON.parse('"\u00e9\u4e2d\ud800 \udfff"'))"#,
