@@ -66,9 +66,19 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
         let target = lookup(&ObjId(u32::try_from(i).unwrap_or(u32::MAX)))?;
         match object {
             Object::Plain(entries) => {
+                // The shell is a fresh, extensible ordinary object that no code has seen:
+                // CreateDataProperty on it is an insertion (a repeated key overwrites in
+                // place), so the generic define path is skipped.
                 for (k, v) in entries {
                     let v = value(v, context)?;
-                    target.create_data_property_or_throw(text(k), v, context)?;
+                    target.insert_property(
+                        text(k),
+                        PropertyDescriptor::builder()
+                            .value(v)
+                            .writable(true)
+                            .enumerable(true)
+                            .configurable(true),
+                    );
                 }
             }
             Object::Array {
