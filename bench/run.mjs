@@ -32,6 +32,10 @@ const CAP_MS = Number(process.env.BENCH_CAP_MS) || 30_000;
 const SECTIONS = ['main', 'cards', 'modules'];
 const ONLY = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((x) => x.trim()).filter(Boolean) : null;
 const want = (section) => !ONLY || ONLY.includes(section);
+// BENCH_WASM=small measures the package's size-optimised build (SMALL_WASM_URL) in place of
+// the default one, and writes results/latest-small.* (or only-<sections>-small.*).
+const BUILD = process.env.BENCH_WASM ?? 'fast';
+const WASM_FILE = { fast: 'isolated_realm_bg.wasm', small: 'isolated_realm_small_bg.wasm' }[BUILD];
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage',
   '--disable-background-networking', '--disable-component-update', '--no-first-run',
@@ -44,7 +48,8 @@ function die(message) {
   console.error(`bench: ${message}`);
   process.exit(1);
 }
-const pkgFiles = ['index.js', 'client.js', 'errors.js', 'realm.js', 'worker.js', 'isolated_realm.js', 'isolated_realm_bg.wasm'];
+if (!WASM_FILE) die(`BENCH_WASM must be fast or small, not ${BUILD}`);
+const pkgFiles = ['index.js', 'client.js', 'errors.js', 'realm.js', 'worker.js', 'isolated_realm.js', WASM_FILE];
 const missingPkg = pkgFiles.filter((f) => !existsSync(join(PKG, f)));
 if (missingPkg.length) {
   die(`the package is not built: ${missingPkg.map((f) => `pkg/${f}`).join(', ')} missing.\n` +
@@ -57,7 +62,7 @@ if (missingDeps.length) {
     '       Install them from the repository root: npm ci --prefix bench');
 }
 // What was measured (pkg/ may be rebuilt by others later).
-const WASM_SHA256 = createHash('sha256').update(readFileSync(join(PKG, 'isolated_realm_bg.wasm'))).digest('hex');
+const WASM_SHA256 = createHash('sha256').update(readFileSync(join(PKG, WASM_FILE))).digest('hex');
 if (ONLY && (!ONLY.length || ONLY.some((x) => !SECTIONS.includes(x)))) die(`BENCH_ONLY must name sections among ${SECTIONS.join(', ')}, not ${process.env.BENCH_ONLY}`);
 if (!existsSync(CHROMIUM)) die(`${CHROMIUM} not found: install Debian's chromium (apt-get install chromium)`);
 
@@ -170,7 +175,7 @@ function sizes() {
   });
   const all = Buffer.concat(mainFiles.map((f) => readFileSync(join(PKG, f))));
   return {
-    realmWasm: wasm(join(PKG, 'isolated_realm_bg.wasm')),
+    realmWasm: wasm(join(PKG, WASM_FILE)),
     quickjsWasm: wasm(join(here, 'node_modules', '@jitl', 'quickjs-wasmfile-release-sync', 'dist', 'emscripten-module.wasm')),
     mainThreadJs: {
       files: js,
@@ -217,7 +222,7 @@ async function openPage(ctx = context) {
   const page = await ctx.newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
-  await page.goto(`${origin}/?cap=${CAP_MS}`);
+  await page.goto(`${origin}/?cap=${CAP_MS}&wasm=${BUILD}`);
   await page.waitForFunction(() => globalThis.benchReady === true, null, { timeout: 30_000 });
   return page;
 }
@@ -569,6 +574,8 @@ const machine = {
   playwrightCore: readVersion('playwright-core'),
   commit,
   capMs: CAP_MS,
+  wasmBuild: BUILD,
+  wasmFile: WASM_FILE,
   wasmSha256: WASM_SHA256,
   pageCsp: raw.pageEval === 'EvalError' ? 'in force (eval refused on the page)' : `NOT in force? eval: ${raw.pageEval}`,
   durationS: +((Date.now() - t0) / 1000).toFixed(1),
@@ -586,11 +593,11 @@ const ratio = (a, b) => (a === 'cap' || b === 'cap' ? '—' : fmtRatio(a, b));
 const md = [];
 md.push('# isolated-realm benchmark');
 md.push('');
-md.push(`${machine.date} · ${machine.cpuCount} × ${machine.cpuModel} · ${machine.memoryGiB} GiB · Chromium ${machine.chromium} (headless) · Node ${machine.node} · quickjs-emscripten ${machine.quickjsEmscripten} (release-sync) · commit ${machine.commit ?? 'unknown'}, wasm sha256 ${machine.wasmSha256.slice(0, 12)} · run took ${machine.durationS} s · page CSP ${machine.pageCsp}`);
+md.push(`${machine.date} · ${machine.cpuCount} × ${machine.cpuModel} · ${machine.memoryGiB} GiB · Chromium ${machine.chromium} (headless) · Node ${machine.node} · quickjs-emscripten ${machine.quickjsEmscripten} (release-sync) · commit ${machine.commit ?? 'unknown'}, ${BUILD === 'small' ? '**size-optimised build** (`isolated_realm_small_bg.wasm`)' : 'default build (`isolated_realm_bg.wasm`)'}, wasm sha256 ${machine.wasmSha256.slice(0, 12)} · run took ${machine.durationS} s · page CSP ${machine.pageCsp}`);
 md.push('');
 md.push(`Competing work: ${machine.cpuTime ? `other processes used ${machine.cpuTime.otherCpuS} CPU-seconds during the run (${(otherShare * 100).toFixed(0)} % of one core on average; this run used ${machine.cpuTime.ownCpuS})` : 'not measured'}; 1-minute load average ${machine.loadAverage1m.start} before the run, on ${machine.cpuCount} CPUs${busy ? ' — **the machine was busy with other work during this run: expect noisy, slower figures**' : ' — the machine was otherwise quiet'}.`);
 md.push('');
-md.push(`Medians, one run of \`${ONLY ? `BENCH_ONLY=${ONLY.join(',')} ` : ''}node bench/run.mjs\`. Ratios are isolated-realm ÷ baseline (lower is better; 1.00× = as fast). "agree" checks that every engine returned the same result.`);
+md.push(`Medians, one run of \`${BUILD === 'small' ? 'BENCH_WASM=small ' : ''}${ONLY ? `BENCH_ONLY=${ONLY.join(',')} ` : ''}node bench/run.mjs\`. Ratios are isolated-realm ÷ baseline (lower is better; 1.00× = as fast). "agree" checks that every engine returned the same result.`);
 if (want('main')) {
   md.push('');
   md.push('| workload | Realm (worker) | Compartment (page) | QuickJS (worker) | V8 (worker) | Realm ÷ V8 | Realm ÷ QuickJS | Comp. ÷ V8 | Comp. ÷ QuickJS | agree | notes |');
@@ -673,7 +680,7 @@ for (const m of mismatches) md.push(`- ${m}`);
 md.push('');
 const markdown = md.join('\n');
 
-const outName = ONLY ? `only-${ONLY.join('-')}` : 'latest';
+const outName = (ONLY ? `only-${ONLY.join('-')}` : 'latest') + (BUILD === 'small' ? '-small' : '');
 mkdirSync(join(here, 'results'), { recursive: true });
 writeFileSync(join(here, 'results', `${outName}.md`), markdown);
 writeFileSync(join(here, 'results', `${outName}.json`), JSON.stringify({ machine, only: ONLY, rows, targets, cards: { rows: cardRows, engines: CARD_ENGINES, sizes: CARD_SIZES }, mismatches, raw }, null, 2) + '\n');

@@ -9,7 +9,10 @@ const setTimer = globalThis.setTimeout.bind(globalThis);
 const clearTimer = globalThis.clearTimeout.bind(globalThis);
 const now = () => performance.now();
 
-const WASM_URL = new URL('./isolated_realm_bg.wasm', import.meta.url);
+/** The engine built for speed: the default. */
+export const WASM_URL = new URL('./isolated_realm_bg.wasm', import.meta.url);
+/** The same engine built for size: smaller download and compile, slower guest code. */
+export const SMALL_WASM_URL = new URL('./isolated_realm_small_bg.wasm', import.meta.url);
 const V = 1;
 
 const POOL_OPTIONS = ['maxWorkers', 'idleTimeoutMs', 'graceMs', 'memoryLimitMb', 'maxInFlight', 'maxSourceLength', 'wasm', 'credentials', 'fetchTimeoutMs', 'asyncTimeoutMs', 'spareAfterKill'];
@@ -409,6 +412,9 @@ export class CompartmentPool extends EventTarget {
     this.maxInFlight = positive(o.maxInFlight, 'maxInFlight', 64);
     this.maxSourceLength = positive(o.maxSourceLength, 'maxSourceLength', 16 * 1024 * 1024);
     this.wasm = o.wasm ?? WASM_URL;
+    if (!(this.wasm instanceof Wasm.Module || this.wasm instanceof URL || typeof this.wasm === 'string')) {
+      throw invalid('wasm', 'must be a WebAssembly.Module, a URL or a string (WASM_URL or SMALL_WASM_URL)');
+    }
     if (o.credentials !== undefined && typeof o.credentials !== 'function') throw invalid('credentials', 'must be a function');
     this.credentials = o.credentials;
     this.fetchTimeoutMs = positive(o.fetchTimeoutMs, 'fetchTimeoutMs', 30_000);

@@ -5,6 +5,10 @@ export type { ConsoleDetail, EvalOptions, Limits, RealmOptions, SandboxErrorCode
 /** Loads the engine. Pass a compiled WebAssembly.Module (or a URL) to control loading. */
 export function init(moduleOrPath?: WebAssembly.Module | URL | string | Response): Promise<void>;
 export function initSync(module: WebAssembly.Module): void;
+/** The engine built for speed: what `init()` loads by default. */
+export const WASM_URL: URL;
+/** The same engine built for size: `init(SMALL_WASM_URL)`. See index.d.ts. */
+export const SMALL_WASM_URL: URL;
 
 /**
  * A synchronous isolated realm. All values cross by structured clone. Events (CustomEvent

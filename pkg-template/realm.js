@@ -9,6 +9,11 @@
 import initWasm, { initSync as initWasmSync, RawRealm, __wbg_reset_state, isTrustedToken } from './isolated_realm.js';
 import { SandboxError, isErrorData } from './errors.js';
 
+/** The engine built for speed: what `init()` loads by default. */
+export const WASM_URL = new URL('./isolated_realm_bg.wasm', import.meta.url);
+/** The same engine built for size: `init(SMALL_WASM_URL)`. */
+export const SMALL_WASM_URL = new URL('./isolated_realm_small_bg.wasm', import.meta.url);
+
 let generation = 0;
 let ready = false;
 

@@ -7,9 +7,22 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 target_dir=${CARGO_TARGET_DIR:-target}
 cargo build --release --target wasm32-unknown-unknown
+# The same crate optimised for size (Cargo.toml's release-small profile), shipped beside it.
+cargo build --profile release-small --target wasm32-unknown-unknown
 rm -rf pkg && mkdir -p pkg
 wasm-bindgen --target web --experimental-reset-state-function --out-dir pkg \
   "$target_dir/wasm32-unknown-unknown/release/isolated_realm.wasm"
+small=$(mktemp -d)
+trap 'rm -rf "$small"' EXIT
+wasm-bindgen --target web --experimental-reset-state-function --out-dir "$small" \
+  "$target_dir/wasm32-unknown-unknown/release-small/isolated_realm.wasm"
+# One glue file serves both wasm files: they must import and export exactly the same.
+if ! cmp -s "$small/isolated_realm.js" pkg/isolated_realm.js; then
+  echo "[build-pkg] the release-small wasm needs different JS glue from the release one" >&2
+  diff "$small/isolated_realm.js" pkg/isolated_realm.js | head -20 >&2
+  exit 1
+fi
+cp "$small/isolated_realm_bg.wasm" pkg/isolated_realm_small_bg.wasm
 cp pkg-template/*.js pkg-template/*.d.ts pkg-template/package.json README.md pkg/
 rm -f pkg/isolated_realm.d.ts pkg/isolated_realm_bg.wasm.d.ts
 # The page loads these: shipped minified, each with a source map that carries the original
@@ -22,6 +35,7 @@ for f in index.js client.js errors.js cards.js; do
     --keep-classnames --keep-fnames \
     --source-map "includeSources,url='$f.map'" -o "pkg/$f"
 done
-printf '[build-pkg] wasm %s bytes (%s gzipped); main-thread JS %s bytes gzipped\n' \
+printf '[build-pkg] wasm %s bytes (%s gzipped); small wasm %s bytes (%s gzipped); main-thread JS %s bytes gzipped\n' \
   "$(stat -c %s pkg/isolated_realm_bg.wasm)" "$(gzip -9c pkg/isolated_realm_bg.wasm | wc -c)" \
+  "$(stat -c %s pkg/isolated_realm_small_bg.wasm)" "$(gzip -9c pkg/isolated_realm_small_bg.wasm | wc -c)" \
   "$(cat pkg/index.js pkg/client.js pkg/errors.js | gzip -9c | wc -c)"

@@ -15,6 +15,7 @@ pub mod handler;
 pub mod jobs;
 pub mod modules;
 pub mod options;
+pub mod parse;
 pub mod platform;
 pub mod protocol;
 pub mod realm;

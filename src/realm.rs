@@ -11,8 +11,7 @@ use boa_engine::object::builtins::{JsArray, JsPromise};
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::realm::Realm as BoaRealm;
 use boa_engine::{
-    Context, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, Script, Source,
-    js_string,
+    Context, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, js_string,
 };
 
 use crate::budget::Meter;
@@ -294,13 +293,12 @@ impl Realm {
         let filename = options.filename.clone();
         self.enter(await_promise, move |inner| {
             let path = std::path::Path::new(&filename);
-            let src = Source::from_bytes(source).with_path(path);
             // Parsed and compiled with a scratch interner: Boa's context interner keeps every
             // identifier and literal it ever saw (~600 B per eval of fresh source, for good),
             // and a compiled script holds strings, not interner symbols. (Modules have an
             // interner of their own: `modules::cache`.)
             let interner = std::mem::take(inner.context.interner_mut());
-            let compiled = Script::parse(src, None, &mut inner.context)
+            let compiled = crate::parse::script(source, Some(path), &mut inner.context)
                 .map_err(|e| Failure::Syntax(syntax_error(&e, source, &filename)))
                 .and_then(|script| {
                     script.codeblock(&mut inner.context)?;

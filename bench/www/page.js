@@ -4,7 +4,7 @@
 //   compartment isolated-realm's Compartment, called from this (main) thread
 //   quickjs     quickjs-emscripten release-sync in a dedicated worker (worker-quickjs.js)
 //   v8          the same workloads as a native module in a dedicated worker (worker-v8.js)
-import { Compartment, CompartmentPool } from '/pkg/index.js';
+import { Compartment, CompartmentPool, SMALL_WASM_URL } from '/pkg/index.js';
 import * as W from '/workloads.mjs';
 
 // Proof that the CSP is in force on this page: string compilation is refused.
@@ -22,8 +22,14 @@ const CAP_MS = Number(new URLSearchParams(location.search).get('cap')) || 30_000
 const WATCHDOG_MS = CAP_MS + 5_000;
 const LIMITS = { timeoutMs: CAP_MS, instructions: Number.MAX_SAFE_INTEGER };
 const SRC = await (await fetch('/workloads.src.js')).text();
+// ?wasm=small (BENCH_WASM=small): the package's size-optimised build, for every Realm and
+// Compartment.
+const BUILD = new URLSearchParams(location.search).get('wasm') ?? 'fast';
+const POOL_OPTIONS = BUILD === 'small' ? { wasm: SMALL_WASM_URL } : {};
+const POOL = BUILD === 'small' ? new CompartmentPool(POOL_OPTIONS) : undefined;
+const createCompartment = (options) => Compartment.create(POOL ? { pool: POOL, ...options } : options);
 const WASM = {
-  realm: '/pkg/isolated_realm_bg.wasm',
+  realm: BUILD === 'small' ? '/pkg/isolated_realm_small_bg.wasm' : '/pkg/isolated_realm_bg.wasm',
   quickjs: '/nm/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm',
 };
 const compiled = {};
@@ -114,7 +120,7 @@ class CompartmentEngine {
     this.c = null;
   }
   async init() {
-    this.c = await Compartment.create({ principal: 'bench', limits: LIMITS });
+    this.c = await createCompartment({ principal: 'bench', limits: LIMITS });
     await this.c.eval(SRC, { filename: 'workloads.js' });
     return this.c.call('add', 40, 2);
   }
@@ -160,7 +166,7 @@ class CompartmentEngine {
       const cs = [];
       const t = now();
       for (let i = 0; i < per; i++) {
-        const c = await Compartment.create({ principal: 'bench', limits: LIMITS });
+        const c = await createCompartment({ principal: 'bench', limits: LIMITS });
         if (withEval) await c.eval('40 + 2');
         cs.push(c);
       }
@@ -282,7 +288,7 @@ async function coldStart(kind, warm) {
   let ms;
   if (kind === 'compartment') {
     const t = now();
-    const c = await Compartment.create({ principal: `cold-${coldCount++}` });
+    const c = await createCompartment({ principal: `cold-${coldCount++}` });
     value = await c.eval('40 + 2');
     ms = now() - t;
     c.terminate();
@@ -304,7 +310,7 @@ const RUNAWAY_REGEX = "/^(a+)+$/.test('a'.repeat(40) + 'b')";
 
 async function softStop(kind, timeoutMs) {
   if (kind === 'compartment') {
-    const c = await Compartment.create({ principal: 'soft', limits: { timeoutMs } });
+    const c = await createCompartment({ principal: 'soft', limits: { timeoutMs } });
     const t = now();
     let error = null;
     try {
@@ -329,7 +335,7 @@ async function softStop(kind, timeoutMs) {
 async function hardKill(kind, timeoutMs) {
   const graceMs = 100;
   if (kind === 'compartment') {
-    const c = await Compartment.create({ principal: 'hard', limits: { timeoutMs } });
+    const c = await createCompartment({ principal: 'hard', limits: { timeoutMs } });
     const t = now();
     let error = null;
     try {
@@ -406,11 +412,11 @@ async function frameGap(what) {
   if (what === 'idle') {
     await sleep(1000);
   } else if (what === 'loop') {
-    const c = await Compartment.create({ principal: 'frames-loop', limits: { timeoutMs: 1000 } });
+    const c = await createCompartment({ principal: 'frames-loop', limits: { timeoutMs: 1000 } });
     try { await c.eval(RUNAWAY_LOOP); } catch (e) { detail = `${e.code} (${e.limit || e.reason})`; }
     await c.dispose();
   } else if (what === 'regex') {
-    const c = await Compartment.create({ principal: 'frames-regex', limits: { timeoutMs: 1000 } });
+    const c = await createCompartment({ principal: 'frames-regex', limits: { timeoutMs: 1000 } });
     try { await c.eval(RUNAWAY_REGEX); } catch (e) { detail = `${e.code} (${e.limit || e.reason})`; }
     try { await c.eval('40 + 2'); } catch (e) { await c.eval('40 + 2'); }
     await c.dispose();
@@ -488,7 +494,7 @@ function findAction(render, className, event) {
 class CardsCompartment {
   async start() {
     this.acked = 0;
-    this.c = await Compartment.create({
+    this.c = await createCompartment({
       principal: CARD_REALM, limits: LIMITS, modules: { cardApi: CARD_API },
       // The host store: acknowledges each dispatch's patches at once.
       onModelPatch: (patches) => { this.acked += patches.length; },
@@ -619,7 +625,7 @@ async function cards(kind, { sizes = [100, 200], runs = 5, dispatches = 50 } = {
 // principal, so in the same worker (a hit: no parse). Each is timed on this page around
 // `import`: the broker's fetch, load, link and evaluate. One untimed run first.
 async function moduleCache(runs = 7) {
-  const pool = new CompartmentPool();
+  const pool = new CompartmentPool(POOL_OPTIONS);
   const realm = `${location.origin}/modgen/`;
   const out = { miss: [], hit: [], exports: [], stats: null, error: null };
   try {

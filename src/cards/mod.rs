@@ -3,7 +3,7 @@
 //! with plain data. It runs with the guest's authority only; the boundary stays the clone
 //! on the way out and the host shim's sanitiser on the way to the DOM.
 
-use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsString, Source, js_string};
+use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsString, js_string};
 
 /// The runtime's source, evaluated once per realm on first use.
 pub const SOURCE: &str = include_str!("runtime.js");
@@ -88,7 +88,7 @@ impl Runtime {
     /// If evaluation fails (a budget trip, or a guest that broke the intrinsics first).
     pub fn create(context: &mut Context) -> JsResult<Self> {
         let path = std::path::PathBuf::from(FILENAME);
-        let v = context.eval(Source::from_bytes(SOURCE.as_bytes()).with_path(&path))?;
+        let v = crate::parse::eval(SOURCE, Some(&path), context)?;
         let pair = v
             .as_object()
             .ok_or_else(|| JsNativeError::typ().with_message("card runtime failed to start"))?;

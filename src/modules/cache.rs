@@ -8,8 +8,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use boa_engine::JsResult;
 use boa_engine::module::ParsedModule;
-use boa_engine::{JsResult, Source};
 use sha2::{Digest, Sha256};
 
 /// Source bytes the cache keeps parsed at most; least recently used entries go first. The
@@ -75,7 +75,7 @@ pub fn parsed(text: &str) -> JsResult<ParsedModule> {
         return Ok(p);
     }
     // Parsed outside the borrow: parsing runs no guest code, but keeps the cache free anyway.
-    let parsed = ParsedModule::parse(Source::from_bytes(text.as_bytes()))?;
+    let parsed = crate::parse::module(text)?;
     CACHE.with_borrow_mut(|c| c.insert(key, parsed.clone(), text.len()));
     Ok(parsed)
 }

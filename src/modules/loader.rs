@@ -15,9 +15,7 @@ use boa_engine::module::{
     DeferredImport, Module, ModuleLoader, ModuleRequest, Referrer, SyntheticModuleInitializer,
 };
 use boa_engine::object::builtins::JsArray;
-use boa_engine::{
-    Context, JsNativeError, JsObject, JsResult, JsString, JsValue, Source, js_string,
-};
+use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsString, JsValue, js_string};
 
 use super::policy::{Grant, Policy, Resolved, TokenKind, TrustedModule};
 use crate::error::SandboxError;
@@ -464,7 +462,7 @@ fn make_token(name: &str, kind: TokenKind, context: &mut Context) -> JsResult<Js
         ),
         TokenKind::Value => "Object.freeze(Object.create(null))".to_owned(),
     };
-    let v = context.eval(Source::from_bytes(src.as_bytes()))?;
+    let v = crate::parse::eval(&src, None, context)?;
     v.as_object().ok_or_else(|| {
         JsNativeError::typ()
             .with_message("token creation failed")

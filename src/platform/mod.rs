@@ -359,7 +359,7 @@ fn natives(context: &mut Context, id: u64, bridged: bool) -> JsObject {
 }
 
 fn run_chunk(source: &str, natives: &JsObject, context: &mut Context) -> JsResult<JsValue> {
-    let init = context.eval(boa_engine::Source::from_bytes(source))?;
+    let init = crate::parse::eval(source, None, context)?;
     let init = init
         .as_callable()
         .ok_or_else(|| JsNativeError::typ().with_message("a platform chunk is not a function"))?;

@@ -193,6 +193,7 @@ test('options and arguments fail closed with typed errors', async () => {
       badLimit: await grab(() => pkg.Compartment.create({ principal: 'p', limits: { cpu: 1 } })),
       handlerWithoutName: await grab(() => pkg.Compartment.create({ principal: 'p', handler() {} })),
       badPool: await grab(() => new pkg.CompartmentPool({ maxWorkers: -1 })),
+      badWasm: await grab(() => new pkg.CompartmentPool({ wasm: 42 })),
       uncloneable: await grab(() => c.set('x', { a: [1, { f() {} }] })),
       notString: await grab(() => c.eval(42)),
     };
@@ -204,6 +205,7 @@ test('options and arguments fail closed with typed errors', async () => {
   assert.deepEqual([r.badLimit.code, r.badLimit.option], ['SANDBOX_INVALID_OPTIONS', 'limits.cpu']);
   assert.equal(r.handlerWithoutName.option, 'exposeHandlerAs');
   assert.equal(r.badPool.option, 'maxWorkers');
+  assert.deepEqual([r.badWasm.code, r.badWasm.option], ['SANDBOX_INVALID_OPTIONS', 'wasm']);
   assert.deepEqual([r.uncloneable.code, r.uncloneable.path], ['SANDBOX_NOT_CLONEABLE', '$.a[1].f']);
   assert.equal(r.notString.code, 'SANDBOX_INVALID_OPTIONS');
 });
@@ -369,4 +371,40 @@ test('after a kill the pool starts one spare worker, and the respawn adopts it',
   const reported = 'SANDBOX_TERMINATED';
   assert.deepEqual(r.on, { before: 1, afterKill: 1, reported, answer: 42, afterRespawn: 1, withOther: 2, closed: 0 });
   assert.deepEqual(r.off, { before: 1, afterKill: 0, reported, answer: 42, afterRespawn: 1, withOther: 2, closed: 0 });
+});
+
+test('the size-optimised build answers like the default one, from its own file', async () => {
+  const r = await run(async (pkg) => {
+    const work = `(() => {
+      function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) }
+      const text = 'caf\\u00e9 \\u4e2d lorem, ipsum'.repeat(50);
+      const json = JSON.parse(JSON.stringify({ a: [1, 2.5, 'x'], b: { c: null } }));
+      return [fib(20), text.replace(/[aeiou]/g, (m) => m.toUpperCase()).length, text.split(/\\s+/).length,
+        JSON.stringify(json), [3, 1, 2].sort().join(), new Date(0).toISOString(), (123.456).toFixed(1),
+        'stra\\u00dfe'.normalize('NFD').length, new URL('../x?y#z', 'https://a.example/b/c').href];
+    })()`;
+    const answers = {};
+    for (const [name, wasm] of [['fast', pkg.WASM_URL], ['small', pkg.SMALL_WASM_URL]]) {
+      const pool = new pkg.CompartmentPool({ wasm });
+      const c = await pkg.Compartment.create({ principal: `build-${name}`, pool, limits: { timeoutMs: 100 } });
+      const result = await c.eval(work);
+      const stopped = await c.eval('for (;;) {}').then(() => 'ran', (e) => [e.code, e.limit]);
+      const after = await c.eval('6 * 7');
+      pool.close();
+      answers[name] = { result, stopped, after };
+    }
+    const fetched = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)
+      .filter((p) => p.endsWith('.wasm'));
+    return { answers, fetched, urls: [String(pkg.WASM_URL), String(pkg.SMALL_WASM_URL)] };
+  });
+  assert.deepEqual(r.answers.small, r.answers.fast);
+  assert.deepEqual(r.answers.fast.stopped, ['SANDBOX_LIMIT_EXCEEDED', 'timeoutMs']);
+  assert.equal(r.answers.fast.result[0], 6765);
+  assert.ok(r.fetched.includes('/pkg/isolated_realm_small_bg.wasm'), `fetched: ${r.fetched.join(', ')}`);
+  assert.ok(r.urls[1].endsWith('/pkg/isolated_realm_small_bg.wasm'), r.urls[1]);
+  const [fast, small] = await Promise.all(['isolated_realm_bg.wasm', 'isolated_realm_small_bg.wasm']
+    .map((f) => readFile(new URL(`../../pkg/${f}`, import.meta.url))));
+  const [fastGz, smallGz] = [gzipSync(fast).length, gzipSync(small).length];
+  console.log(`wasm gzipped: ${fastGz} B (speed), ${smallGz} B (size)`);
+  assert.ok(smallGz < fastGz * 0.9, `the small build is at least 10% smaller gzipped: ${smallGz} vs ${fastGz}`);
 });

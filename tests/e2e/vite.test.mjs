@@ -105,7 +105,7 @@ after(async () => {
 test('the tarball holds the worker, the wasm and the types, and installs cleanly', () => {
   const files = packed.files.map((f) => f.path);
   for (const f of ['index.js', 'index.d.ts', 'realm.js', 'realm.d.ts', 'client.js', 'errors.js',
-    'worker.js', 'isolated_realm.js', 'isolated_realm_bg.wasm', 'package.json']) {
+    'worker.js', 'isolated_realm.js', 'isolated_realm_bg.wasm', 'isolated_realm_small_bg.wasm', 'package.json']) {
     assert.ok(files.includes(f), `${f} is in the tarball (has: ${files.join(', ')})`);
   }
   assert.ok(files.some((f) => f.startsWith('snippets/')), 'the wasm-bindgen snippets are in the tarball');

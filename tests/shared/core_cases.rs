@@ -852,6 +852,39 @@ fn syntax_errors_carry_line_and_column() {
     let loc = e.details.location.expect("location");
     assert_eq!((loc.filename.as_str(), loc.line), ("m.js", 2));
     assert!(loc.column > 0);
+
+    // Columns count code points: the astral character before the error is one column.
+    let e = r
+        .eval(
+            "let s = '\u{1F600}\u{e9}'; let b = ;",
+            &EvalOptions {
+                filename: "astral.js".into(),
+            },
+        )
+        .expect_err("syntax");
+    let loc = e.details.location.expect("location");
+    assert_eq!((loc.line, loc.column), (1, 23), "{}", e.message);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn source_text_keeps_every_character() {
+    // Scripts, `eval` and JSON.parse's reviver all parse as UTF-16 (src/parse.rs): source
+    // text and positions must be the same code points that came in.
+    let mut r = realm();
+    let f = "function caf\u{e9}() { return '\u{1F600}\u{4e2d}\\u{1F600}' }";
+    assert_eq!(
+        ok(&mut r, &format!("({f}).toString()")).root,
+        Value::String(f.into())
+    );
+    assert_eq!(
+        ok(&mut r, &format!("eval(String.raw`({f})`).toString()")).root,
+        Value::String(f.into())
+    );
+    let reviver = "JSON.parse('{\"a\":\"\u{e9}\u{1F600}\",\"b\":1.50}', (k, v, c) => k === '' ? v : c.source)";
+    assert_eq!(
+        ok(&mut r, &format!("JSON.stringify({reviver})")).root,
+        Value::String("{\"a\":\"\\\"\u{e9}\u{1F600}\\\"\",\"b\":\"1.50\"}".into())
+    );
 }
 
 #[wasm_bindgen_test(unsupported = test)]
