@@ -32,7 +32,11 @@ fn only_src_parse_rs_calls_the_parser() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
-    assert!(files.len() > 20, "found only {} files under src/", files.len());
+    assert!(
+        files.len() > 20,
+        "found only {} files under src/",
+        files.len()
+    );
     let mut offenders = Vec::new();
     for file in files.iter().filter(|f| !f.ends_with("src/parse.rs")) {
         let text = std::fs::read_to_string(file).unwrap();

@@ -2,28 +2,22 @@
 //! intrinsics, so `Object.getPrototypeOf(realm.eval("[]")) === Array.prototype`.
 
 use js_sys::{
-    Array, ArrayBuffer, BigInt, DataView, Date, Function, JsString, Map, Object, Reflect, RegExp,
-    Set, Uint8Array,
+    Array, ArrayBuffer, BigInt, Date, JsString, Map, Object, Reflect, RegExp, Set, Uint8Array,
 };
 use wasm_bindgen::{JsCast, JsValue, prelude::wasm_bindgen};
 
+use crate::clone::tape;
 use crate::error::{Limit, SandboxError};
 use crate::value::{
     CloneLimits, ErrorName, Graph, ObjId, Object as GObject, Path, PathSeg, Text, Value, ViewKind,
 };
 
 #[wasm_bindgen(inline_js = "
-export function box_value(v) { return Object(v); }
-export function make_regexp(source, flags) { return new RegExp(source, flags); }
-export function define_data(o, k, v) {
+function define_data(o, k, v) {
   Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
 }
-export function define_hidden(o, k, v) {
+function define_hidden(o, k, v) {
   Object.defineProperty(o, k, { value: v, writable: true, enumerable: false, configurable: true });
-}
-export function make_error(name, message, hasMessage) {
-  const C = { EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError }[name] || Error;
-  return hasMessage ? new C(message) : new C();
 }
 export function kind_of(v) {
   if (Array.isArray(v)) return 'Array';
@@ -51,23 +45,102 @@ export function kind_of(v) {
 export class TrustedToken {
   constructor(module, name) { this.module = module; this.export = name; Object.freeze(this); }
 }
-export function make_token(module, name) { return new TrustedToken(module, name); }
 export function is_token(v) { return v instanceof TrustedToken; }
 export function error_stack(e) { const s = e.stack; return typeof s === 'string' ? s : undefined; }
 export function unbox(v) { return v.valueOf(); }
+// Builds a host value from a tape (src/clone/tape.rs, which documents the layout). Throws
+// 'regexp' or 'view:<name>' for what the host engine refuses to build.
+const ERRORS = [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError];
+const VIEWS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array',
+  'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'DataView'];
+export function build_value(ops, text, lens, wide, bytes, tokenKey) {
+  let p = 0, s = 0, at = 0, w = 0, b = 0;
+  const str = () => {
+    const n = lens[s++];
+    if (n >= 0) { at += n; return text.substring(at - n, at); }
+    // Lone surrogates: code units as they are (a TextDecoder would replace them).
+    const end = w - n - 1;
+    let out = '';
+    for (let i = w; i < end; i += 8192) out += String.fromCharCode.apply(null, wide.subarray(i, Math.min(end, i + 8192)));
+    w = end;
+    return out;
+  };
+  const count = ops[p++], made = new Array(count), kinds = new Uint8Array(count), views = [];
+  for (let i = 0; i < count; i++) {
+    const k = kinds[i] = ops[p++];
+    switch (k) {
+      case 0: made[i] = {}; break;
+      case 1: made[i] = new Array(ops[p++]); break;
+      case 2: made[i] = new Map(); break;
+      case 3: made[i] = new Set(); break;
+      case 4: made[i] = new Date(ops[p++]); break;
+      case 5: { const source = str(), flags = str(); try { made[i] = new RegExp(source, flags); } catch { throw 'regexp'; } break; }
+      case 6: { const C = ERRORS[ops[p++]]; made[i] = ops[p++] === 1 ? new C(str()) : new C(); break; }
+      case 7: { const n = ops[p++]; made[i] = bytes.slice(b, b + n).buffer; b += n; break; }
+      case 8: views.push(i, ops[p++], ops[p++], ops[p++], ops[p++]); break;
+      case 9: {
+        const module = str(), name = str();
+        if (tokenKey === undefined) { made[i] = new TrustedToken(module, name); break; }
+        const o = {};
+        define_data(o, tokenKey, [module, name]);
+        made[i] = o;
+        break;
+      }
+      case 10: made[i] = Object(ops[p++] === 1); break;
+      case 11: made[i] = Object(ops[p++]); break;
+      case 12: made[i] = Object(str()); break;
+      case 13: made[i] = Object(BigInt(str())); break;
+      default: throw 'tape';
+    }
+  }
+  for (let v = 0; v < views.length; v += 5) {
+    const name = VIEWS[views[v + 1]];
+    try { made[views[v]] = new globalThis[name](made[views[v + 2]], views[v + 3], views[v + 4]); } catch { throw 'view:' + name; }
+  }
+  const value = () => {
+    switch (ops[p++]) {
+      case 0: return undefined;
+      case 1: return null;
+      case 2: return false;
+      case 3: return true;
+      case 4: return ops[p++];
+      case 5: return BigInt(str());
+      case 6: return str();
+      case 7: return made[ops[p++]];
+      default: throw 'tape';
+    }
+  };
+  const entries = (o) => { for (let n = ops[p++]; n > 0; n--) { const k = str(); define_data(o, k, value()); } };
+  for (let i = 0; i < count; i++) {
+    const o = made[i];
+    switch (kinds[i]) {
+      case 0: entries(o); break;
+      case 1: for (let n = ops[p++]; n > 0; n--) { const k = ops[p++]; define_data(o, k, value()); } entries(o); break;
+      case 2: for (let n = ops[p++]; n > 0; n--) { const k = value(); o.set(k, value()); } break;
+      case 3: for (let n = ops[p++]; n > 0; n--) o.add(value()); break;
+      case 6:
+        if (ops[p++] === 1) define_hidden(o, 'stack', str());
+        if (ops[p++] === 1) define_hidden(o, 'cause', value());
+        break;
+    }
+  }
+  return value();
+}
 ")]
 extern "C" {
-    fn box_value(v: &JsValue) -> JsValue;
-    #[wasm_bindgen(catch)]
-    fn make_regexp(source: &JsValue, flags: &str) -> Result<JsValue, JsValue>;
-    fn define_data(o: &JsValue, k: &JsValue, v: &JsValue);
-    fn define_hidden(o: &JsValue, k: &str, v: &JsValue);
-    fn make_error(name: &str, message: &JsValue, has_message: bool) -> JsValue;
     fn kind_of(v: &JsValue) -> String;
     fn error_stack(e: &JsValue) -> JsValue;
     fn unbox(v: &JsValue) -> JsValue;
-    fn make_token(module: &str, name: &str) -> JsValue;
     fn is_token(v: &JsValue) -> bool;
+    #[wasm_bindgen(catch)]
+    fn build_value(
+        ops: &[f64],
+        text: &str,
+        lens: &[i32],
+        wide: &[u16],
+        bytes: &[u8],
+        token_key: Option<String>,
+    ) -> Result<JsValue, JsValue>;
 }
 
 thread_local! {
@@ -86,32 +159,12 @@ pub fn is_trusted_token(v: &JsValue) -> bool {
     is_token(v)
 }
 
-fn token_value(module: &str, export: &str) -> JsValue {
-    match TOKEN_KEY.with(|k| k.borrow().clone()) {
-        Some(key) => {
-            let o = Object::new();
-            let pair = Array::of2(&JsValue::from_str(module), &JsValue::from_str(export));
-            define_data(&o, &JsValue::from_str(&key), &pair);
-            o.into()
-        }
-        None => make_token(module, export),
-    }
-}
-
 /// A JS string as boundary text, keeping lone surrogates.
 pub fn text_of(s: &JsString) -> Text {
     if s.is_valid_utf16() {
         Text::Utf8(String::from(s))
     } else {
         Text::Utf16(s.iter().collect())
-    }
-}
-
-/// Boundary text as a JS string.
-pub fn js_text(t: &Text) -> JsValue {
-    match t {
-        Text::Utf8(s) => JsValue::from_str(s),
-        Text::Utf16(u) => JsString::from_char_code(u).into(),
     }
 }
 
@@ -486,135 +539,23 @@ fn bigint_string(v: &JsValue) -> String {
         .unwrap_or_default()
 }
 
-/// Builds a host value from a graph, with the host's intrinsics.
+/// Builds a host value from a graph, with the host's intrinsics: the graph is flattened to
+/// a tape ([`tape`]) and built by one JS call.
 ///
 /// # Errors
-/// `SANDBOX_NOT_CLONEABLE` if the graph is malformed (never for graphs the core made).
+/// `SANDBOX_NOT_CLONEABLE` for a `RegExp` or view the host engine refuses to build, or a
+/// malformed graph (never for graphs the core made).
 pub fn from_graph(graph: &Graph) -> Result<JsValue, SandboxError> {
-    let malformed = |what: &str| SandboxError::not_cloneable("$", what);
-    let mut made: Vec<JsValue> = Vec::with_capacity(graph.objects.len());
-    for object in &graph.objects {
-        let v: JsValue = match object {
-            GObject::Plain(_) => Object::new().into(),
-            GObject::Array { length, .. } => Array::new_with_length(*length).into(),
-            GObject::Map(_) => Map::new().into(),
-            GObject::Set(_) => Set::new(&JsValue::UNDEFINED).into(),
-            GObject::Date(t) => Date::new(&JsValue::from(*t)).into(),
+    let t = tape::encode(graph);
+    let key = TOKEN_KEY.with(|k| k.borrow().clone());
+    build_value(&t.ops, &t.text, &t.lens, &t.wide, &t.bytes, key).map_err(|e| {
+        let what = e.as_string().unwrap_or_default();
+        let what = match what.as_str() {
             // A pattern the host engine rejects (Boa and V8 differ at the edges) cannot
             // cross; it must not throw out of the conversion.
-            GObject::RegExp { source, flags } => make_regexp(&js_text(source), flags)
-                .map_err(|_| SandboxError::not_cloneable("$", "RegExp the host engine rejects"))?,
-            GObject::Error { name, message, .. } => {
-                let m = message.as_ref().map(js_text).unwrap_or(JsValue::UNDEFINED);
-                make_error(name.as_str(), &m, message.is_some())
-            }
-            GObject::ArrayBuffer(bytes) => {
-                let u8s = Uint8Array::new_with_length(bytes.len() as u32);
-                u8s.copy_from(bytes);
-                u8s.buffer().into()
-            }
-            GObject::View { .. } => JsValue::UNDEFINED,
-            GObject::Token { module, export } => token_value(module, export),
-            GObject::BooleanObject(b) => box_value(&JsValue::from(*b)),
-            GObject::NumberObject(n) => box_value(&JsValue::from(*n)),
-            GObject::StringObject(s) => box_value(&js_text(s)),
-            GObject::BigIntObject(s) => {
-                let b = BigInt::new(&JsValue::from_str(s)).map_err(|_| malformed("BigInt"))?;
-                box_value(&b.into())
-            }
+            "regexp" => "RegExp the host engine rejects",
+            w => w.strip_prefix("view:").unwrap_or("malformed graph"),
         };
-        made.push(v);
-    }
-    for (i, object) in graph.objects.iter().enumerate() {
-        if let GObject::View {
-            kind,
-            buffer,
-            byte_offset,
-            length,
-        } = object
-        {
-            let buf = made
-                .get(buffer.0 as usize)
-                .cloned()
-                .ok_or_else(|| malformed("view buffer"))?;
-            made[i] = make_view(*kind, &buf, *byte_offset, *length)?;
-        }
-    }
-    let value = |v: &Value| -> Result<JsValue, SandboxError> {
-        Ok(match v {
-            Value::Undefined => JsValue::UNDEFINED,
-            Value::Null => JsValue::NULL,
-            Value::Bool(b) => JsValue::from(*b),
-            Value::Number(n) => JsValue::from(*n),
-            Value::BigInt(s) => BigInt::new(&JsValue::from_str(s))
-                .map_err(|_| malformed("BigInt"))?
-                .into(),
-            Value::String(t) => js_text(t),
-            Value::Object(id) => made
-                .get(id.0 as usize)
-                .cloned()
-                .ok_or_else(|| malformed("reference"))?,
-        })
-    };
-    for (i, object) in graph.objects.iter().enumerate() {
-        let target = &made[i];
-        match object {
-            GObject::Plain(entries) => {
-                for (k, v) in entries {
-                    define_data(target, &js_text(k), &value(v)?);
-                }
-            }
-            GObject::Array {
-                elements, extra, ..
-            } => {
-                for (index, v) in elements {
-                    define_data(target, &JsValue::from(*index), &value(v)?);
-                }
-                for (k, v) in extra {
-                    define_data(target, &js_text(k), &value(v)?);
-                }
-            }
-            GObject::Map(entries) => {
-                let map = target.unchecked_ref::<Map>();
-                for (k, v) in entries {
-                    map.set(&value(k)?, &value(v)?);
-                }
-            }
-            GObject::Set(values) => {
-                let set = target.unchecked_ref::<Set>();
-                for v in values {
-                    set.add(&value(v)?);
-                }
-            }
-            GObject::Error { stack, cause, .. } => {
-                if let Some(s) = stack {
-                    define_hidden(target, "stack", &js_text(s));
-                }
-                if let Some(c) = cause {
-                    define_hidden(target, "cause", &value(c)?);
-                }
-            }
-            _ => {}
-        }
-    }
-    value(&graph.root)
-}
-
-fn make_view(
-    kind: ViewKind,
-    buf: &JsValue,
-    off: usize,
-    len: usize,
-) -> Result<JsValue, SandboxError> {
-    let b = buf.unchecked_ref::<ArrayBuffer>();
-    let (off, len) = (off as u32, len as u32);
-    if kind == ViewKind::DataView {
-        return Ok(DataView::new(b, off as usize, len as usize).into());
-    }
-    let ctor_name = kind.as_str();
-    let ctor = Reflect::get(&js_sys::global(), &ctor_name.into())
-        .map_err(|_| SandboxError::not_cloneable("$", ctor_name))?;
-    let ctor: Function = ctor.unchecked_into();
-    let args = Array::of3(buf, &JsValue::from(off), &JsValue::from(len));
-    Reflect::construct(&ctor, &args).map_err(|_| SandboxError::not_cloneable("$", ctor_name))
+        SandboxError::not_cloneable("$", what)
+    })
 }

@@ -1,6 +1,7 @@
 //! The structured-clone boundary, both directions, over [`crate::value::Graph`].
 
 pub mod from_guest;
+pub mod tape;
 pub mod to_guest;
 
 pub use from_guest::{Captured, CloneError, from_guest};

@@ -219,12 +219,15 @@ fn shell(object: &Object, context: &mut Context) -> JsResult<JsObject> {
             JsRegExp::new(text(source), JsString::from(flags.as_str()), context)?.into()
         }
         Object::Error { name, message, .. } => {
-            let native = native_error(*name);
-            let native = match message {
-                Some(m) => native.with_message(m.to_lossy()),
-                None => native,
-            };
-            native.into_opaque(context)
+            // Boa always gives a new error an own `message`, and only as well-formed text.
+            let error = native_error(*name).into_opaque(context);
+            match message {
+                Some(m) => define_hidden(&error, "message", text(m).into(), context)?,
+                None => {
+                    error.delete_property_or_throw(js_string!("message"), context)?;
+                }
+            }
+            error
         }
         Object::ArrayBuffer(bytes) => {
             let block = AlignedVec::from_iter(0, bytes.iter().copied());

@@ -83,3 +83,45 @@ fn call_passes_arguments() {
     let e = realm.eval("1".into(), JsValue::UNDEFINED).expect_err("disposed");
     assert_eq!(get(&e, "code"), JsValue::from_str("SANDBOX_DISPOSED"));
 }
+
+/// Every kind of value, built by the guest and by the host from the same source: what comes
+/// out of a realm must have the structure `structuredClone` gives the host's own, and so must
+/// a host value sent in and read back.
+#[wasm_bindgen_test]
+fn values_cross_with_the_structure_structured_clone_gives() {
+    const SOURCES: &[&str] = &[
+        "[undefined, null, true, false, 0, -0, NaN, -Infinity, 1.5e300, 2 ** 53 + 2, 12345678901234567890n, -1n]",
+        "'plain'",
+        "'caf\\u00e9 \\u4e2d\\u6587 \\u{1F600} and a lone \\ud800 and \\udc00'",
+        "({ a: 1, 'caf\\u00e9': { b: [1, , 3] }, ['k\\ud800']: 'v\\udfff', '': 'empty', 10: 'ten', 2: 'two' })",
+        "({ ['__proto__']: { polluted: true }, constructor: 'c', toString: 's' })",
+        "Object.assign([1, 2, 3, , 5], { extra: 'x', '-1': 'neg', '01': 'lead' })",
+        "(() => { const a = []; a[70000] = 'far'; a.length = 70005; return a })()",
+        "[[], {}, [[[]]], new Array(3)]",
+        "new Map([[{ k: 1 }, new Set(['s', 2n, -0])], ['\\u{1F600}', new Date(0)], [NaN, null]])",
+        "[/a+b/giu, /[\\u{1F600}]/v, /(?<year>\\d{4})/dsy, new RegExp(''), new Date(NaN), new Date(8.64e15)]",
+        "[new RangeError('bad \\u00e9'), new TypeError(), new URIError('u'), new EvalError('v'), new SyntaxError('s'), new ReferenceError('r'), new Error('plain'), new Error('lone \\ud800 surrogate')]",
+        "new Error('with a cause', { cause: { why: ['nested', 1] } })",
+        "(() => { const b = new ArrayBuffer(16); new Uint8Array(b).set([1, 2, 3, 255]); return [b, new Uint8Array(b, 1, 2), new Int16Array(b, 2, 3), new Float64Array(b, 8, 1), new DataView(b, 4, 8), new BigInt64Array([-5n, 7n]), new Uint8ClampedArray([300, -2]), new Float32Array([1.5]), new ArrayBuffer(0)] })()",
+        "[Object(true), Object(false), Object(-0), Object('str\\u00e9'), Object(7n)]",
+        "(() => { const o = { name: 'cycle' }; o.self = o; o.list = [o, o, { back: o }]; const m = new Map(); m.set(m, o); o.m = m; return o })()",
+        "(() => { class Point { constructor() { this.x = 1 } get y() { return 2 } } return [new Point(), Object.create({ inherited: 1 }, { own: { value: 'o', enumerable: true } })] })()",
+        "(() => { const o = {}; Object.defineProperty(o, 'hidden', { value: 1, enumerable: false }); o.shown = 2; return o })()",
+    ];
+    let same = js(include_str!("same_structure.js"));
+    let same: &Function = same.unchecked_ref();
+    let structured_clone: Function = get(&js_sys::global(), "structuredClone").unchecked_into();
+    let realm = RawRealm::new(JsValue::UNDEFINED).expect("realm");
+    for src in SOURCES {
+        let want = structured_clone
+            .call1(&JsValue::UNDEFINED, &js(&format!("({src})")))
+            .expect("structuredClone");
+        let out = realm.eval((*src).into(), JsValue::UNDEFINED).expect(src);
+        let diff = same.call2(&JsValue::UNDEFINED, &out, &want).expect("same");
+        assert_eq!(diff.as_string().as_deref(), Some(""), "out of the guest: {src}");
+        realm.set("x".into(), js(&format!("({src})"))).expect(src);
+        let back = realm.eval("x".into(), JsValue::UNDEFINED).expect(src);
+        let diff = same.call2(&JsValue::UNDEFINED, &back, &want).expect("same");
+        assert_eq!(diff.as_string().as_deref(), Some(""), "in and back out: {src}");
+    }
+}

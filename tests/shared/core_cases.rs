@@ -545,6 +545,30 @@ const ROUND_TRIP: &[(&str, Build, &str)] = &[
         "x instanceof Float64Array && x[0] === 1.5",
     ),
     (
+        "an error without a message has no own message",
+        || {
+            one(Object::Error {
+                name: ErrorName::TypeError,
+                message: None,
+                stack: None,
+                cause: None,
+            })
+        },
+        "x instanceof TypeError && !Object.hasOwn(x, 'message') && x.message === ''",
+    ),
+    (
+        "an error message keeps its lone surrogate",
+        || {
+            one(Object::Error {
+                name: ErrorName::RangeError,
+                message: Some(Text::Utf16(vec![0x61, 0xD800])),
+                stack: None,
+                cause: Some(Value::Number(1.0)),
+            })
+        },
+        "x instanceof RangeError && x.message.length === 2 && x.message.charCodeAt(1) === 0xD800 && !Object.getOwnPropertyDescriptor(x, 'message').enumerable && x.cause === 1",
+    ),
+    (
         "cycle",
         || {
             let mut g = Graph::undefined();
