@@ -4,7 +4,8 @@
 use js_sys::{Array, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_graph, to_graph};
+use super::convert::from_graph;
+use super::walk::to_graph;
 use crate::platform::Bridge;
 use crate::value::{CloneLimits, Graph};
 

@@ -6,6 +6,7 @@ mod convert;
 mod error;
 mod events;
 mod realm;
+mod walk;
 mod worker;
 
 pub use realm::RawRealm;

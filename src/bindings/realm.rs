@@ -7,8 +7,9 @@ use std::rc::Rc;
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_graph, to_graph};
+use super::convert::from_graph;
 use super::error::to_js;
+use super::walk::to_graph;
 use crate::error::{ErrorCode, SandboxError};
 use crate::options::{EvalOptions, RealmOptions};
 use crate::realm::{HandlerFailure, HostHandler, Realm};

@@ -3,9 +3,10 @@
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::convert::{from_graph, to_graph};
+use super::convert::from_graph;
 use super::error::to_js;
 use super::events;
+use super::walk::to_graph;
 use crate::error::{ErrorCode, SandboxError};
 use crate::protocol::{Dispatcher, Reply, VERSION};
 use crate::value::CloneLimits;

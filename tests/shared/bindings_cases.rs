@@ -125,3 +125,72 @@ fn values_cross_with_the_structure_structured_clone_gives() {
         assert_eq!(diff.as_string().as_deref(), Some(""), "in and back out: {src}");
     }
 }
+
+/// Host values that cannot cross, and host values over the caps: each refused with its code,
+/// the limit or kind, and the path of the first offending value.
+#[wasm_bindgen_test]
+fn host_values_are_refused_with_code_and_path() {
+    // (realm options, host value, code, limit or valueType, path)
+    const CASES: &[(&str, &str, &str, &str, &str)] = &[
+        ("{}", "({ a: { f() {} } })", "SANDBOX_NOT_CLONEABLE", "function", "$.a.f"),
+        ("{}", "[1, Symbol('s')]", "SANDBOX_NOT_CLONEABLE", "symbol", "$[1]"),
+        ("{}", "({ p: Promise.resolve(1) })", "SANDBOX_NOT_CLONEABLE", "Promise", "$.p"),
+        ("{}", "new Map([[1, new WeakMap()]])", "SANDBOX_NOT_CLONEABLE", "WeakMap", "$<value #0>"),
+        ("{}", "new Set([1, new WeakSet()])", "SANDBOX_NOT_CLONEABLE", "WeakSet", "$<value #1>"),
+        ("{}", "({ 'a key': [new URL('https://a.example/')] })", "SANDBOX_NOT_CLONEABLE", "URL", "$[\"a key\"][0]"),
+        ("{}", "({ get x() { throw new TypeError('nope') } })", "SANDBOX_NOT_CLONEABLE", "value whose getter threw", "$.x"),
+        ("{}", "new Error('e', { cause: () => 1 })", "SANDBOX_NOT_CLONEABLE", "function", "$.cause"),
+        ("{ limits: { maxCloneBytes: 100 } }", "({ ok: 'short', s: 'x'.repeat(200) })", "SANDBOX_LIMIT_EXCEEDED", "maxCloneBytes", "$.s"),
+        ("{ limits: { maxCloneBytes: 100 } }", "[new ArrayBuffer(500)]", "SANDBOX_LIMIT_EXCEEDED", "maxCloneBytes", "$[0]"),
+        ("{ limits: { maxCloneDepth: 3 } }", "({ a: { b: { c: { d: {} } } } })", "SANDBOX_LIMIT_EXCEEDED", "maxCloneDepth", "$.a.b.c.d"),
+        ("{ limits: { maxCloneObjects: 5 } }", "Array.from({ length: 10 }, () => ({}))", "SANDBOX_LIMIT_EXCEEDED", "maxCloneObjects", "$[4]"),
+    ];
+    for (options, value, code, what, path) in CASES {
+        let realm = RawRealm::new(js(&format!("({options})"))).expect("realm");
+        let e = realm.set("x".into(), js(&format!("({value})"))).expect_err(value);
+        let got = (
+            get(&e, "code").as_string().unwrap_or_default(),
+            get(&e, "limit")
+                .as_string()
+                .or_else(|| get(&e, "valueType").as_string())
+                .unwrap_or_default(),
+            get(&e, "path").as_string().unwrap_or_default(),
+        );
+        assert_eq!(
+            got,
+            ((*code).to_owned(), (*what).to_owned(), (*path).to_owned()),
+            "{value}: {}",
+            get(&e, "message").as_string().unwrap_or_default()
+        );
+        // The realm is still usable, and `x` was never set.
+        assert_eq!(realm.eval("typeof x".into(), JsValue::UNDEFINED).expect("eval"), JsValue::from_str("undefined"));
+    }
+}
+
+/// Host getters run once each, in the boundary's order (an object's own keys, then the
+/// objects they reached, last found first), and one that throws stops the clone there.
+#[wasm_bindgen_test]
+fn host_getters_run_once_each_in_order() {
+    let realm = RawRealm::new(JsValue::UNDEFINED).expect("realm");
+    let log = js("globalThis.getterLog = []");
+    let value = js("({
+        get a() { getterLog.push('a'); return { get c() { getterLog.push('c'); return 1 } } },
+        get b() { getterLog.push('b'); return { get d() { getterLog.push('d'); return 2 } } },
+        e: new Map([['k', { get f() { getterLog.push('f'); return 3 } }]]),
+    })");
+    realm.set("x".into(), value).expect("set");
+    assert_eq!(
+        js("getterLog.join()").as_string().as_deref(),
+        Some("a,b,f,d,c")
+    );
+    assert_eq!(
+        realm.eval("[x.a.c, x.b.d, x.e.get('k').f].join()".into(), JsValue::UNDEFINED).expect("eval"),
+        JsValue::from_str("1,2,3")
+    );
+    let _ = log;
+    js("getterLog.length = 0");
+    let value = js("({ get a() { getterLog.push('a'); throw new RangeError('stop') }, get b() { getterLog.push('b'); return 1 } })");
+    let e = realm.set("y".into(), value).expect_err("getter threw");
+    assert_eq!(get(&e, "message").as_string().as_deref(), Some("reading $.a threw: stop [SANDBOX_NOT_CLONEABLE]"));
+    assert_eq!(js("getterLog.join()").as_string().as_deref(), Some("a"));
+}

@@ -1,0 +1,560 @@
+//! Host JS values → boundary graphs. The host value is walked once, in JS (`walk_value`
+//! below), into a tape of numbers and one string; the graph is decoded from that tape here,
+//! where every cap, path and error is decided. This replaced a walk from Rust that crossed
+//! into JS several times per property (its type, its key, its text, its getter).
+//!
+//! The JS walk visits values in the order the graph is built (an object's own keys, then
+//! the objects they reached, last found first), and runs each getter once. It stops at the
+//! first value that cannot cross, the first getter that throws, and as soon as a lower bound
+//! of the bytes charged here passes the cap, so a huge host value is not walked to the end.
+//!
+//! Value ops: 0 undefined, 1 null, 2 false, 3 true, 4 number n, 5 BigInt (string), 6 string,
+//! 7 a reference to object id, 8 a new object (kind and payload follow), 9 refused (the kind,
+//! as a string), 10 stopped (a cap), 11 a getter threw (its message). Strings are taken in
+//! order from `text`/`lens`, as in [`crate::clone::tape`].
+
+use js_sys::{Array, Float64Array, Int32Array, Uint8Array, Uint16Array};
+use wasm_bindgen::{JsCast, JsValue, prelude::wasm_bindgen};
+
+use crate::error::{Limit, SandboxError};
+use crate::value::{
+    CloneLimits, ErrorName, Graph, ObjId, Object, Path, PathSeg, Text, Value, ViewKind,
+};
+
+#[wasm_bindgen(inline_js = "
+const VIEWS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array',
+  'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'DataView'];
+const INDEX = /^(?:0|[1-9][0-9]*)$/;
+function kind(v) {
+  if (Array.isArray(v)) return 'Array';
+  if (v instanceof Map) return 'Map';
+  if (v instanceof Set) return 'Set';
+  if (v instanceof Date) return 'Date';
+  if (v instanceof RegExp) return 'RegExp';
+  if (v instanceof Error) return 'Error';
+  if (v instanceof ArrayBuffer) return 'ArrayBuffer';
+  if (ArrayBuffer.isView(v)) return v instanceof DataView ? 'DataView' : v.constructor.name;
+  const tag = Object.prototype.toString.call(v);
+  if (tag === '[object Boolean]' || tag === '[object Number]' || tag === '[object String]' || tag === '[object BigInt]') return tag.slice(8, -1) + 'Object';
+  if (v instanceof Promise) return 'Promise';
+  if (v instanceof WeakMap) return 'WeakMap';
+  if (v instanceof WeakSet) return 'WeakSet';
+  if (v instanceof WeakRef) return 'WeakRef';
+  if (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer) return 'SharedArrayBuffer';
+  const proto = Object.getPrototypeOf(v);
+  if (proto === null || proto === Object.prototype) return 'Plain';
+  // Class instances clone as plain objects (as structuredClone does); host platform
+  // objects (DOM nodes, streams...) do not cross.
+  if (tag === '[object Object]') return 'Plain';
+  return tag.slice(8, -1);
+}
+export function walk_value(root, maxObjects, maxBytes, maxDepth) {
+  const ops = [], strs = [], lens = [], wides = [], buffers = [], seen = new Map(), tasks = [];
+  let objects = 0, bytes = 0, done = false;
+  const str = (s) => {
+    if (s.isWellFormed()) { strs.push(s); lens.push(s.length); } else { wides.push(s); lens.push(-s.length - 1); }
+  };
+  // A lower bound of what the decoder charges: past the cap, it has failed by this point.
+  const over = (n) => (bytes += n) > maxBytes;
+  const stop = (op, what) => { ops.push(op); if (what !== undefined) str(what); done = true; };
+  const threw = (e) => { let m; try { m = e && e.message; } catch {} stop(11, typeof m === 'string' ? m : 'a getter threw'); };
+  const object = (v, depth) => {
+    const known = seen.get(v);
+    if (known !== undefined) { ops.push(7, known); return; }
+    if (depth > maxDepth || objects >= maxObjects) return stop(10);
+    const k = kind(v);
+    const reserve = () => { seen.set(v, objects++); };
+    switch (k) {
+      case 'Plain': case 'Map': case 'Set': case 'Error':
+        reserve(); ops.push(8, k === 'Plain' ? 0 : k === 'Map' ? 2 : k === 'Set' ? 3 : 4); tasks.push(v, k, depth); return;
+      case 'Array': reserve(); ops.push(8, 1, v.length >>> 0); tasks.push(v, k, depth); return;
+      case 'Date': reserve(); ops.push(8, 5, v.getTime()); return;
+      case 'RegExp': {
+        const source = v.source, flags = v.flags;
+        reserve(); ops.push(8, 6); str(source); str(flags);
+        if (over(source.length + flags.length)) stop(10);
+        return;
+      }
+      case 'ArrayBuffer': reserve(); ops.push(8, 7, buffers.length, v.byteLength); buffers.push(v); if (over(v.byteLength)) stop(10); return;
+      case 'BooleanObject': reserve(); ops.push(8, 8, v.valueOf() ? 1 : 0); return;
+      case 'NumberObject': reserve(); ops.push(8, 9, v.valueOf()); return;
+      case 'StringObject': { const s = v.valueOf(); reserve(); ops.push(8, 10); str(s); if (over(s.length)) stop(10); return; }
+      case 'BigIntObject': { const s = v.valueOf().toString(); reserve(); ops.push(8, 11); str(s); return; }
+    }
+    const view = VIEWS.indexOf(k);
+    if (view < 0) return stop(9, k);
+    const buffer = v.buffer, offset = v.byteOffset, length = k === 'DataView' ? v.byteLength : v.length;
+    if (!(buffer instanceof ArrayBuffer)) return stop(9, 'view over a SharedArrayBuffer');
+    reserve(); ops.push(8, 12, view, offset, length);
+    object(buffer, depth + 1);
+  };
+  const value = (v, depth) => {
+    if (over(8)) return stop(10);
+    switch (typeof v) {
+      case 'undefined': ops.push(0); return;
+      case 'boolean': ops.push(v ? 3 : 2); return;
+      case 'number': ops.push(4, v); return;
+      case 'string': ops.push(6); str(v); if (over(v.length * 2)) stop(10); return;
+      case 'bigint': { const s = v.toString(); ops.push(5); str(s); if (over(s.length)) stop(10); return; }
+      case 'symbol': return stop(9, 'symbol');
+      case 'function': return stop(9, 'function');
+    }
+    if (v === null) { ops.push(1); return; }
+    object(v, depth);
+  };
+  const entries = (v, array, depth) => {
+    const keys = Object.keys(v);
+    ops.push(keys.length);
+    for (const key of keys) {
+      str(key);
+      if (!(array && INDEX.test(key) && +key < 4294967295) && over(key.length)) return stop(10);
+      let child;
+      try { child = v[key]; } catch (e) { return threw(e); }
+      value(child, depth + 1);
+      if (done) return;
+    }
+  };
+  const fill = (v, k, depth) => {
+    switch (k) {
+      case 'Plain': return entries(v, false, depth);
+      case 'Array': return entries(v, true, depth);
+      case 'Map': case 'Set':
+        try {
+          for (const e of k === 'Map' ? v.entries() : v.values()) {
+            ops.push(1);
+            if (k === 'Map') { value(e[0], depth + 1); if (done) return; }
+            value(k === 'Map' ? e[1] : e, depth + 1);
+            if (done) return;
+          }
+        } catch (e) { return threw(e); }
+        ops.push(0);
+        return;
+      case 'Error': {
+        let name, message, stack;
+        try { name = v.name; } catch {}
+        str(typeof name === 'string' ? name : 'Error');
+        if (Object.hasOwn(v, 'message')) { try { message = v.message; } catch {} }
+        if (typeof message === 'string') { ops.push(1); str(message); if (over(message.length)) return stop(10); } else ops.push(0);
+        try { stack = v.stack; } catch {}
+        if (typeof stack === 'string') { ops.push(1); str(stack); if (over(stack.length)) return stop(10); } else ops.push(0);
+        if (Object.hasOwn(v, 'cause')) {
+          let cause;
+          try { cause = v.cause; } catch {}
+          ops.push(1);
+          return value(cause, depth + 1);
+        }
+        ops.push(0);
+      }
+    }
+  };
+  value(root, 0);
+  while (!done && tasks.length) {
+    const depth = tasks.pop(), k = tasks.pop(), v = tasks.pop();
+    fill(v, k, depth);
+  }
+  let wide = 0;
+  for (const w of wides) wide += w.length;
+  const units = new Uint16Array(wide);
+  let at = 0;
+  for (const w of wides) for (let i = 0; i < w.length; i++) units[at++] = w.charCodeAt(i);
+  return [new Float64Array(ops), strs.join(''), new Int32Array(lens), units, buffers];
+}
+")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn walk_value(
+        root: &JsValue,
+        max_objects: f64,
+        max_bytes: f64,
+        max_depth: f64,
+    ) -> Result<Array, JsValue>;
+}
+
+/// Converts a host value to a graph.
+///
+/// # Errors
+/// `SANDBOX_NOT_CLONEABLE` with the path for functions, symbols, promises, weak
+/// collections, platform objects and a getter that throws; `SANDBOX_LIMIT_EXCEEDED` over a
+/// cap.
+pub fn to_graph(value: &JsValue, limits: CloneLimits) -> Result<Graph, SandboxError> {
+    let walked = walk_value(
+        value,
+        limits.max_objects as f64,
+        limits.max_bytes as f64,
+        limits.max_depth as f64,
+    )
+    // Something the walk touched threw outside a getter (a throwing `constructor` or
+    // `getTime`, say): refused, like any value that cannot be described.
+    .map_err(|_| malformed())?;
+    let ops = walked.get(0).unchecked_into::<Float64Array>().to_vec();
+    let text = walked.get(1).as_string().unwrap_or_default();
+    let lens = walked.get(2).unchecked_into::<Int32Array>().to_vec();
+    let wide = walked.get(3).unchecked_into::<Uint16Array>().to_vec();
+    let buffers: Array = walked.get(4).unchecked_into();
+    let mut d = Decoder {
+        limits,
+        graph: Graph::undefined(),
+        tasks: Vec::new(),
+        bytes: 0,
+        ops: &ops,
+        p: 0,
+        text: &text,
+        at: 0,
+        lens: &lens,
+        s: 0,
+        wide: &wide,
+        w: 0,
+        buffers: &buffers,
+    };
+    let root = d.value(&Path::root())?;
+    while let Some((id, path)) = d.tasks.pop() {
+        d.fill(id, &path)?;
+    }
+    d.graph.root = root;
+    Ok(d.graph)
+}
+
+fn over(limit: Limit, what: String, path: &Path) -> SandboxError {
+    let mut e = SandboxError::limit(limit, what);
+    e.details.path = Some(path.render());
+    e
+}
+
+fn malformed() -> SandboxError {
+    SandboxError::not_cloneable("$", "value the host walk could not describe")
+}
+
+struct Decoder<'a> {
+    limits: CloneLimits,
+    graph: Graph,
+    tasks: Vec<(ObjId, Path)>,
+    bytes: usize,
+    ops: &'a [f64],
+    p: usize,
+    text: &'a str,
+    at: usize,
+    lens: &'a [i32],
+    s: usize,
+    wide: &'a [u16],
+    w: usize,
+    buffers: &'a Array,
+}
+
+impl Decoder<'_> {
+    fn num(&mut self) -> Result<f64, SandboxError> {
+        let n = self.ops.get(self.p).copied().ok_or_else(malformed)?;
+        self.p += 1;
+        Ok(n)
+    }
+
+    fn index(&mut self) -> Result<usize, SandboxError> {
+        Ok(self.num()? as usize)
+    }
+
+    fn text(&mut self) -> Result<Text, SandboxError> {
+        Ok(self.text_units()?.0)
+    }
+
+    /// The next string, and its length in UTF-16 units.
+    fn text_units(&mut self) -> Result<(Text, usize), SandboxError> {
+        let n = *self.lens.get(self.s).ok_or_else(malformed)?;
+        self.s += 1;
+        if n < 0 {
+            let m = (-(i64::from(n)) - 1) as usize;
+            let units = self.wide.get(self.w..self.w + m).ok_or_else(malformed)?;
+            self.w += m;
+            return Ok((Text::from_utf16(units), m));
+        }
+        // `n` UTF-16 units of the joined text, which is well-formed.
+        let rest = self.text.get(self.at..).ok_or_else(malformed)?;
+        let mut units = 0;
+        let mut end = 0;
+        for c in rest.chars() {
+            if units >= n as usize {
+                break;
+            }
+            units += c.len_utf16();
+            end += c.len_utf8();
+        }
+        if units != n as usize {
+            return Err(malformed());
+        }
+        self.at += end;
+        Ok((Text::Utf8(rest[..end].to_owned()), units))
+    }
+
+    fn string(&mut self) -> Result<String, SandboxError> {
+        Ok(self.text()?.to_lossy())
+    }
+
+    fn charge(&mut self, n: usize, path: &Path) -> Result<(), SandboxError> {
+        self.bytes = self.bytes.saturating_add(n);
+        if self.bytes > self.limits.max_bytes {
+            return Err(self.over_bytes(path));
+        }
+        Ok(())
+    }
+
+    fn over_bytes(&self, path: &Path) -> SandboxError {
+        over(
+            Limit::CloneBytes,
+            format!(
+                "value at {} makes the clone larger than maxCloneBytes ({})",
+                path.render(),
+                self.limits.max_bytes
+            ),
+            path,
+        )
+    }
+
+    /// A value op at `path`, after its charge.
+    fn value(&mut self, path: &Path) -> Result<Value, SandboxError> {
+        self.charge(8, path)?;
+        let op = self.num()?;
+        Ok(match op as u8 {
+            0 => Value::Undefined,
+            1 => Value::Null,
+            2 => Value::Bool(false),
+            3 => Value::Bool(true),
+            4 => Value::Number(self.num()?),
+            5 => {
+                let s = self.string()?;
+                self.charge(s.len(), path)?;
+                Value::BigInt(s)
+            }
+            6 => {
+                let (t, units) = self.text_units()?;
+                self.charge(units * 2, path)?;
+                Value::String(t)
+            }
+            _ => Value::Object(self.object(op, path)?),
+        })
+    }
+
+    /// An object op (reference, new object, or the walk's stop) at `path`.
+    fn object(&mut self, op: f64, path: &Path) -> Result<ObjId, SandboxError> {
+        match op as u8 {
+            7 => return Ok(ObjId(self.num()? as u32)),
+            9 => {
+                let what = self.string()?;
+                return Err(SandboxError::not_cloneable(&path.render(), &what));
+            }
+            11 => {
+                let msg = self.string()?;
+                let mut err =
+                    SandboxError::not_cloneable(&path.render(), "value whose getter threw");
+                err.message = format!("reading {} threw: {msg}", path.render());
+                return Err(err);
+            }
+            _ => {}
+        }
+        if path.depth() > self.limits.max_depth {
+            return Err(over(
+                Limit::CloneDepth,
+                format!(
+                    "value at {} is nested deeper than maxCloneDepth ({})",
+                    path.render(),
+                    self.limits.max_depth
+                ),
+                path,
+            ));
+        }
+        if self.graph.objects.len() >= self.limits.max_objects {
+            return Err(over(
+                Limit::CloneObjects,
+                format!(
+                    "value at {} has more objects than maxCloneObjects ({})",
+                    path.render(),
+                    self.limits.max_objects
+                ),
+                path,
+            ));
+        }
+        if op as u8 != 8 {
+            // The walk stopped at a lower bound of the bytes cap.
+            return Err(self.over_bytes(path));
+        }
+        let id = self.graph.push(Object::Plain(Vec::new()));
+        let object = match self.num()? as u8 {
+            0 => Object::Plain(Vec::new()),
+            1 => Object::Array {
+                length: self.num()? as u32,
+                elements: Vec::new(),
+                extra: Vec::new(),
+            },
+            2 => Object::Map(Vec::new()),
+            3 => Object::Set(Vec::new()),
+            4 => Object::Error {
+                name: ErrorName::Error,
+                message: None,
+                stack: None,
+                cause: None,
+            },
+            5 => Object::Date(self.num()?),
+            6 => {
+                let source = self.text()?;
+                let flags = self.string()?;
+                self.charge(source.byte_len() + flags.len(), path)?;
+                Object::RegExp { source, flags }
+            }
+            7 => {
+                let buffer = self.buffers.get(self.index()? as u32);
+                let len = self.index()?;
+                self.charge(len, path)?;
+                Object::ArrayBuffer(Uint8Array::new(&buffer).to_vec())
+            }
+            8 => Object::BooleanObject(self.num()? == 1.0),
+            9 => Object::NumberObject(self.num()?),
+            10 => {
+                let t = self.text()?;
+                self.charge(t.byte_len(), path)?;
+                Object::StringObject(t)
+            }
+            11 => Object::BigIntObject(self.string()?),
+            12 => {
+                let kind = *ViewKind::ALL.get(self.index()?).ok_or_else(malformed)?;
+                let byte_offset = self.index()?;
+                let length = self.index()?;
+                let op = self.num()?;
+                let buffer = self.object(op, &path.child(PathSeg::Key("buffer".into())))?;
+                Object::View {
+                    kind,
+                    buffer,
+                    byte_offset,
+                    length,
+                }
+            }
+            _ => return Err(malformed()),
+        };
+        if matches!(
+            object,
+            Object::Plain(_) | Object::Array { .. } | Object::Map(_) | Object::Set(_)
+        ) || matches!(object, Object::Error { .. })
+        {
+            self.tasks.push((id, path.clone()));
+        }
+        self.graph.objects[id.0 as usize] = object;
+        Ok(id)
+    }
+
+    fn entries(
+        &mut self,
+        path: &Path,
+        mut place: impl FnMut(Text, Value),
+        array: bool,
+    ) -> Result<(), SandboxError> {
+        for _ in 0..self.index()? {
+            let name = self.text()?;
+            let index = if array { array_index(&name) } else { None };
+            let child = match index {
+                Some(i) => path.child(PathSeg::Index(u64::from(i))),
+                None => {
+                    self.charge(name.byte_len(), path)?;
+                    path.child(PathSeg::Key(name.to_lossy()))
+                }
+            };
+            let value = self.value(&child)?;
+            place(name, value);
+        }
+        Ok(())
+    }
+
+    fn fill(&mut self, id: ObjId, path: &Path) -> Result<(), SandboxError> {
+        let slot = std::mem::replace(
+            &mut self.graph.objects[id.0 as usize],
+            Object::Plain(Vec::new()),
+        );
+        let filled = match slot {
+            Object::Plain(_) => {
+                let mut entries = Vec::new();
+                self.entries(path, |k, v| entries.push((k, v)), false)?;
+                Object::Plain(entries)
+            }
+            Object::Array { length, .. } => {
+                let mut elements = Vec::new();
+                let mut extra = Vec::new();
+                self.entries(
+                    path,
+                    |k, v| match array_index(&k) {
+                        Some(i) => elements.push((i, v)),
+                        None => extra.push((k, v)),
+                    },
+                    true,
+                )?;
+                Object::Array {
+                    length,
+                    elements,
+                    extra,
+                }
+            }
+            Object::Map(_) => {
+                let mut entries = Vec::new();
+                while self.item(path)? {
+                    let i = entries.len();
+                    let k = self.value(&path.child(PathSeg::Entry(i, "key")))?;
+                    let v = self.value(&path.child(PathSeg::Entry(i, "value")))?;
+                    entries.push((k, v));
+                }
+                Object::Map(entries)
+            }
+            Object::Set(_) => {
+                let mut values = Vec::new();
+                while self.item(path)? {
+                    let i = values.len();
+                    values.push(self.value(&path.child(PathSeg::Entry(i, "value")))?);
+                }
+                Object::Set(values)
+            }
+            Object::Error { .. } => {
+                let name = ErrorName::from_name(&self.string()?);
+                let message = self.optional_text(path)?;
+                let stack = self.optional_text(path)?;
+                let cause = if self.num()? == 1.0 {
+                    Some(self.value(&path.child(PathSeg::Key("cause".into())))?)
+                } else {
+                    None
+                };
+                Object::Error {
+                    name,
+                    message,
+                    stack,
+                    cause,
+                }
+            }
+            other => other,
+        };
+        self.graph.objects[id.0 as usize] = filled;
+        Ok(())
+    }
+
+    /// Whether a map or set has another item (1) or ended (0); a throw while iterating it.
+    fn item(&mut self, path: &Path) -> Result<bool, SandboxError> {
+        match self.num()? as u8 {
+            0 => Ok(false),
+            1 => Ok(true),
+            op => self.object(f64::from(op), path).map(|_| false),
+        }
+    }
+
+    fn optional_text(&mut self, path: &Path) -> Result<Option<Text>, SandboxError> {
+        if self.num()? != 1.0 {
+            return Ok(None);
+        }
+        let t = self.text()?;
+        self.charge(t.byte_len(), path)?;
+        Ok(Some(t))
+    }
+}
+
+fn array_index(name: &Text) -> Option<u32> {
+    let Text::Utf8(s) = name else { return None };
+    if s.is_empty() || (s.len() > 1 && s.starts_with('0')) {
+        return None;
+    }
+    let n: u64 = s.parse().ok()?;
+    if n < u64::from(u32::MAX) {
+        u32::try_from(n).ok()
+    } else {
+        None
+    }
+}
