@@ -109,6 +109,17 @@ pub enum ErrorName {
 }
 
 impl ErrorName {
+    /// Every kind, for tables.
+    pub const ALL: [ErrorName; 7] = [
+        ErrorName::Error,
+        ErrorName::EvalError,
+        ErrorName::RangeError,
+        ErrorName::ReferenceError,
+        ErrorName::SyntaxError,
+        ErrorName::TypeError,
+        ErrorName::UriError,
+    ];
+
     /// Parse a `name` property the way HTML's serializer does: unknown names become `Error`.
     #[must_use]
     pub fn from_name(name: &str) -> Self {

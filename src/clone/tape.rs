@@ -47,15 +47,7 @@ pub mod value {
 }
 
 /// Error constructors by index, as the decoder's table lists them.
-pub const ERROR_NAMES: [ErrorName; 7] = [
-    ErrorName::Error,
-    ErrorName::EvalError,
-    ErrorName::RangeError,
-    ErrorName::ReferenceError,
-    ErrorName::SyntaxError,
-    ErrorName::TypeError,
-    ErrorName::UriError,
-];
+pub const ERROR_NAMES: [ErrorName; 7] = ErrorName::ALL;
 
 /// A flattened graph.
 #[derive(Debug, Default, Clone, PartialEq)]

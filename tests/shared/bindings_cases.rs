@@ -144,6 +144,8 @@ fn host_values_are_refused_with_code_and_path() {
         ("{ limits: { maxCloneBytes: 100 } }", "[new ArrayBuffer(500)]", "SANDBOX_LIMIT_EXCEEDED", "maxCloneBytes", "$[0]"),
         ("{ limits: { maxCloneDepth: 3 } }", "({ a: { b: { c: { d: {} } } } })", "SANDBOX_LIMIT_EXCEEDED", "maxCloneDepth", "$.a.b.c.d"),
         ("{ limits: { maxCloneObjects: 5 } }", "Array.from({ length: 10 }, () => ({}))", "SANDBOX_LIMIT_EXCEEDED", "maxCloneObjects", "$[4]"),
+        // Something that throws outside a getter: refused, and not taken for a crash.
+        ("{}", "[Object.defineProperty(new Uint8Array(2), 'constructor', { get() { throw new Error('no') } })]", "SANDBOX_NOT_CLONEABLE", "value the host walk could not describe", "$"),
     ];
     for (options, value, code, what, path) in CASES {
         let realm = RawRealm::new(js(&format!("({options})"))).expect("realm");
@@ -193,4 +195,11 @@ fn host_getters_run_once_each_in_order() {
     let e = realm.set("y".into(), value).expect_err("getter threw");
     assert_eq!(get(&e, "message").as_string().as_deref(), Some("reading $.a threw: stop [SANDBOX_NOT_CLONEABLE]"));
     assert_eq!(js("getterLog.join()").as_string().as_deref(), Some("a"));
+    // An error's own fields are read guarded: a throwing `stack` getter leaves no stack.
+    let value = js("Object.defineProperty(new RangeError('kept'), 'stack', { get() { throw new Error('no') } })");
+    realm.set("z".into(), value).expect("set");
+    assert_eq!(
+        realm.eval("z instanceof RangeError && z.message".into(), JsValue::UNDEFINED).expect("eval"),
+        JsValue::from_str("kept")
+    );
 }

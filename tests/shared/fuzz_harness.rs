@@ -448,15 +448,7 @@ fn object(input: &mut Input<'_>, n: usize) -> Object {
             flags: input.string(REGEXP_FLAGS),
         },
         8 => {
-            const NAMES: [ErrorName; 7] = [
-                ErrorName::Error,
-                ErrorName::EvalError,
-                ErrorName::RangeError,
-                ErrorName::ReferenceError,
-                ErrorName::SyntaxError,
-                ErrorName::TypeError,
-                ErrorName::UriError,
-            ];
+            const NAMES: [ErrorName; 7] = ErrorName::ALL;
             Object::Error {
                 name: NAMES[input.below(NAMES.len())],
                 message: input.bool().then(|| input.text(STRINGS)),
