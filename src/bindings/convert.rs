@@ -5,7 +5,7 @@ use wasm_bindgen::{JsValue, prelude::wasm_bindgen};
 
 use crate::clone::tape;
 use crate::error::SandboxError;
-use crate::value::Graph;
+use crate::value::{Graph, Text, Value};
 
 #[wasm_bindgen(inline_js = "
 function define_data(o, k, v) {
@@ -133,6 +133,22 @@ pub fn is_trusted_token(v: &JsValue) -> bool {
 /// `SANDBOX_NOT_CLONEABLE` for a `RegExp` or view the host engine refuses to build, or a
 /// malformed graph (never for graphs the core made).
 pub fn from_graph(graph: &Graph) -> Result<JsValue, SandboxError> {
+    if graph.objects.is_empty() {
+        // A primitive (most results of `call`): no tape to build.
+        let malformed = || SandboxError::not_cloneable("$", "malformed graph");
+        return Ok(match &graph.root {
+            Value::Object(_) => return Err(malformed()),
+            Value::Undefined => JsValue::UNDEFINED,
+            Value::Null => JsValue::NULL,
+            Value::Bool(b) => JsValue::from(*b),
+            Value::Number(n) => JsValue::from(*n),
+            Value::String(Text::Utf8(s)) => JsValue::from_str(s),
+            Value::String(Text::Utf16(u)) => js_sys::JsString::from_char_code(u).into(),
+            Value::BigInt(s) => js_sys::BigInt::new(&JsValue::from_str(s))
+                .map_err(|_| malformed())?
+                .into(),
+        });
+    }
     let t = tape::encode(graph);
     let key = TOKEN_KEY.with(|k| k.borrow().clone());
     build_value(&t.ops, &t.text, &t.lens, &t.wide, &t.bytes, key).map_err(|e| {

@@ -10,10 +10,11 @@
 //!
 //! Value ops: 0 undefined, 1 null, 2 false, 3 true, 4 number n, 5 BigInt (string), 6 string,
 //! 7 a reference to object id, 8 a new object (kind and payload follow), 9 refused (the kind,
-//! as a string), 10 stopped (a cap), 11 a getter threw (its message). Strings are taken in
-//! order from `text`/`lens`, as in [`crate::clone::tape`].
+//! as a string), 10 stopped (a cap), 11 a getter threw (its message). A string is one op,
+//! its length: `n >= 0` UTF-16 units of the joined well-formed `text`, or `-(n + 1)` units
+//! of `wide`, for text with lone surrogates (as in [`crate::clone::tape`]).
 
-use js_sys::{Array, Float64Array, Int32Array, Uint8Array, Uint16Array};
+use js_sys::{Array, Float64Array, Uint8Array, Uint16Array};
 use wasm_bindgen::{JsCast, JsValue, prelude::wasm_bindgen};
 
 use crate::error::{Limit, SandboxError};
@@ -49,10 +50,10 @@ function kind(v) {
   return tag.slice(8, -1);
 }
 export function walk_value(root, maxObjects, maxBytes, maxDepth) {
-  const ops = [], strs = [], lens = [], wides = [], buffers = [], seen = new Map(), tasks = [];
+  const ops = [], strs = [], wides = [], buffers = [], seen = new Map(), tasks = [];
   let objects = 0, bytes = 0, done = false;
   const str = (s) => {
-    if (s.isWellFormed()) { strs.push(s); lens.push(s.length); } else { wides.push(s); lens.push(-s.length - 1); }
+    if (s.isWellFormed()) { strs.push(s); ops.push(s.length); } else { wides.push(s); ops.push(-s.length - 1); }
   };
   // A lower bound of what the decoder charges: past the cap, it has failed by this point.
   const over = (n) => (bytes += n) > maxBytes;
@@ -102,12 +103,18 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
     if (v === null) { ops.push(1); return; }
     object(v, depth);
   };
+  // An array's index keys go as numbers (flag 1), its other keys as strings (flag 0).
   const entries = (v, array, depth) => {
     const keys = Object.keys(v);
     ops.push(keys.length);
     for (const key of keys) {
-      str(key);
-      if (!(array && INDEX.test(key) && +key < 4294967295) && over(key.length)) return stop(10);
+      const index = array && INDEX.test(key) ? +key : -1;
+      if (index >= 0 && index < 4294967295) ops.push(1, index);
+      else {
+        if (array) ops.push(0);
+        str(key);
+        if (over(key.length)) return stop(10);
+      }
       let child;
       try { child = v[key]; } catch (e) { return threw(e); }
       value(child, depth + 1);
@@ -152,12 +159,17 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
     const depth = tasks.pop(), k = tasks.pop(), v = tasks.pop();
     fill(v, k, depth);
   }
-  let wide = 0;
-  for (const w of wides) wide += w.length;
-  const units = new Uint16Array(wide);
-  let at = 0;
-  for (const w of wides) for (let i = 0; i < w.length; i++) units[at++] = w.charCodeAt(i);
-  return [new Float64Array(ops), strs.join(''), new Int32Array(lens), units, buffers];
+  // Small values are the common case: numbers alone come back as the bare tape.
+  if (!strs.length && !wides.length && !buffers.length) return new Float64Array(ops);
+  let units;
+  if (wides.length) {
+    let wide = 0;
+    for (const w of wides) wide += w.length;
+    units = new Uint16Array(wide);
+    let at = 0;
+    for (const w of wides) for (let i = 0; i < w.length; i++) units[at++] = w.charCodeAt(i);
+  }
+  return [new Float64Array(ops), strs.length ? strs.join('') : undefined, units, buffers.length ? buffers : undefined];
 }
 ")]
 extern "C" {
@@ -167,7 +179,7 @@ extern "C" {
         max_objects: f64,
         max_bytes: f64,
         max_depth: f64,
-    ) -> Result<Array, JsValue>;
+    ) -> Result<JsValue, JsValue>;
 }
 
 /// Converts a host value to a graph.
@@ -186,11 +198,28 @@ pub fn to_graph(value: &JsValue, limits: CloneLimits) -> Result<Graph, SandboxEr
     // Something the walk touched threw outside a getter (a throwing `constructor` or
     // `getTime`, say): refused, like any value that cannot be described.
     .map_err(|_| malformed())?;
-    let ops = walked.get(0).unchecked_into::<Float64Array>().to_vec();
-    let text = walked.get(1).as_string().unwrap_or_default();
-    let lens = walked.get(2).unchecked_into::<Int32Array>().to_vec();
-    let wide = walked.get(3).unchecked_into::<Uint16Array>().to_vec();
-    let buffers: Array = walked.get(4).unchecked_into();
+    let (ops, text, wide, buffers) = match walked.dyn_into::<Array>() {
+        Ok(parts) => {
+            let wide = parts.get(2);
+            let wide = if wide.is_undefined() {
+                Vec::new()
+            } else {
+                wide.unchecked_into::<Uint16Array>().to_vec()
+            };
+            (
+                parts.get(0).unchecked_into::<Float64Array>().to_vec(),
+                parts.get(1).as_string().unwrap_or_default(),
+                wide,
+                parts.get(3),
+            )
+        }
+        Err(ops) => (
+            ops.unchecked_into::<Float64Array>().to_vec(),
+            String::new(),
+            Vec::new(),
+            JsValue::UNDEFINED,
+        ),
+    };
     let mut d = Decoder {
         limits,
         graph: Graph::undefined(),
@@ -200,8 +229,6 @@ pub fn to_graph(value: &JsValue, limits: CloneLimits) -> Result<Graph, SandboxEr
         p: 0,
         text: &text,
         at: 0,
-        lens: &lens,
-        s: 0,
         wide: &wide,
         w: 0,
         buffers: &buffers,
@@ -233,11 +260,9 @@ struct Decoder<'a> {
     p: usize,
     text: &'a str,
     at: usize,
-    lens: &'a [i32],
-    s: usize,
     wide: &'a [u16],
     w: usize,
-    buffers: &'a Array,
+    buffers: &'a JsValue,
 }
 
 impl Decoder<'_> {
@@ -257,10 +282,9 @@ impl Decoder<'_> {
 
     /// The next string, and its length in UTF-16 units.
     fn text_units(&mut self) -> Result<(Text, usize), SandboxError> {
-        let n = *self.lens.get(self.s).ok_or_else(malformed)?;
-        self.s += 1;
+        let n = self.num()? as i64;
         if n < 0 {
-            let m = (-(i64::from(n)) - 1) as usize;
+            let m = (-n - 1) as usize;
             let units = self.wide.get(self.w..self.w + m).ok_or_else(malformed)?;
             self.w += m;
             return Ok((Text::from_utf16(units), m));
@@ -398,7 +422,11 @@ impl Decoder<'_> {
                 Object::RegExp { source, flags }
             }
             7 => {
-                let buffer = self.buffers.get(self.index()? as u32);
+                let buffer = self
+                    .buffers
+                    .dyn_ref::<Array>()
+                    .ok_or_else(malformed)?
+                    .get(self.index()? as u32);
                 let len = self.index()?;
                 self.charge(len, path)?;
                 Object::ArrayBuffer(Uint8Array::new(&buffer).to_vec())
@@ -437,24 +465,26 @@ impl Decoder<'_> {
         Ok(id)
     }
 
+    /// An object's own enumerable entries. An array's index keys come as numbers (flag 1)
+    /// and land in `elements`; its other keys as strings (flag 0).
     fn entries(
         &mut self,
         path: &Path,
-        mut place: impl FnMut(Text, Value),
         array: bool,
+        keyed: &mut Vec<(Text, Value)>,
+        elements: &mut Vec<(u32, Value)>,
     ) -> Result<(), SandboxError> {
         for _ in 0..self.index()? {
+            if array && self.num()? == 1.0 {
+                let i = self.num()? as u32;
+                let value = self.value(&path.child(PathSeg::Index(u64::from(i))))?;
+                elements.push((i, value));
+                continue;
+            }
             let name = self.text()?;
-            let index = if array { array_index(&name) } else { None };
-            let child = match index {
-                Some(i) => path.child(PathSeg::Index(u64::from(i))),
-                None => {
-                    self.charge(name.byte_len(), path)?;
-                    path.child(PathSeg::Key(name.to_lossy()))
-                }
-            };
-            let value = self.value(&child)?;
-            place(name, value);
+            self.charge(name.byte_len(), path)?;
+            let value = self.value(&path.child(PathSeg::Key(name.to_lossy())))?;
+            keyed.push((name, value));
         }
         Ok(())
     }
@@ -467,20 +497,13 @@ impl Decoder<'_> {
         let filled = match slot {
             Object::Plain(_) => {
                 let mut entries = Vec::new();
-                self.entries(path, |k, v| entries.push((k, v)), false)?;
+                self.entries(path, false, &mut entries, &mut Vec::new())?;
                 Object::Plain(entries)
             }
             Object::Array { length, .. } => {
                 let mut elements = Vec::new();
                 let mut extra = Vec::new();
-                self.entries(
-                    path,
-                    |k, v| match array_index(&k) {
-                        Some(i) => elements.push((i, v)),
-                        None => extra.push((k, v)),
-                    },
-                    true,
-                )?;
+                self.entries(path, true, &mut extra, &mut elements)?;
                 Object::Array {
                     length,
                     elements,
@@ -543,18 +566,5 @@ impl Decoder<'_> {
         let t = self.text()?;
         self.charge(t.byte_len(), path)?;
         Ok(Some(t))
-    }
-}
-
-fn array_index(name: &Text) -> Option<u32> {
-    let Text::Utf8(s) = name else { return None };
-    if s.is_empty() || (s.len() > 1 && s.starts_with('0')) {
-        return None;
-    }
-    let n: u64 = s.parse().ok()?;
-    if n < u64::from(u32::MAX) {
-        u32::try_from(n).ok()
-    } else {
-        None
     }
 }
