@@ -456,9 +456,12 @@ impl Decoder<'_> {
         };
         if matches!(
             object,
-            Object::Plain(_) | Object::Array { .. } | Object::Map(_) | Object::Set(_)
-        ) || matches!(object, Object::Error { .. })
-        {
+            Object::Plain(_)
+                | Object::Array { .. }
+                | Object::Map(_)
+                | Object::Set(_)
+                | Object::Error { .. }
+        ) {
             self.tasks.push((id, path.clone()));
         }
         self.graph.objects[id.0 as usize] = object;

@@ -120,6 +120,17 @@ impl Tape {
         }
     }
 
+    /// A flag (1 present, 0 absent), then the text if present.
+    fn optional_text(&mut self, t: Option<&Text>) {
+        match t {
+            Some(t) => {
+                self.num(1.0);
+                self.text(t);
+            }
+            None => self.num(0.0),
+        }
+    }
+
     fn entries(&mut self, entries: &[(Text, Value)]) {
         self.count(entries.len());
         for (k, v) in entries {
@@ -163,13 +174,7 @@ pub fn encode(graph: &Graph) -> Tape {
             Object::Error { name, message, .. } => {
                 t.num(kind::ERROR);
                 t.num(error_index(*name));
-                match message {
-                    Some(m) => {
-                        t.num(1.0);
-                        t.text(m);
-                    }
-                    None => t.num(0.0),
-                }
+                t.optional_text(message.as_ref());
             }
             Object::ArrayBuffer(bytes) => {
                 t.num(kind::ARRAY_BUFFER);
@@ -238,13 +243,7 @@ pub fn encode(graph: &Graph) -> Tape {
                 }
             }
             Object::Error { stack, cause, .. } => {
-                match stack {
-                    Some(s) => {
-                        t.num(1.0);
-                        t.text(s);
-                    }
-                    None => t.num(0.0),
-                }
+                t.optional_text(stack.as_ref());
                 match cause {
                     Some(c) => {
                         t.num(1.0);
