@@ -557,8 +557,8 @@ const cpus = os.cpus();
 let commit = null;
 try {
   commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  const dirty = execFileSync('git', ['-C', root, 'status', '--porcelain', '--', 'src', 'pkg-template', 'Cargo.toml', 'Cargo.lock'], { encoding: 'utf8' }).trim();
-  if (dirty) commit += ' (src/pkg-template modified)';
+  const dirty = execFileSync('git', ['-C', root, 'status', '--porcelain', '--', 'src', 'pkg-template', 'patches', 'Cargo.toml', 'Cargo.lock'], { encoding: 'utf8' }).trim();
+  if (dirty) commit += ' (src/pkg-template/patches modified)';
 } catch { /* not a git checkout */ }
 const readVersion = (p) => JSON.parse(readFileSync(join(here, 'node_modules', p, 'package.json'), 'utf8')).version;
 const machine = {

@@ -382,6 +382,20 @@ fn a_realm_whose_module_namespace_was_read_is_collected() {
     );
 }
 
+/// Reads of locals compiled in place (patch 15) leave every answer as V8 gives it.
+#[wasm_bindgen_test(unsupported = test)]
+fn locals_read_in_place_answer_as_v8() {
+    let mut failures = Vec::new();
+    for (source, want) in LOCALS_CASES {
+        let mut r = Realm::new(RealmOptions::default(), None).unwrap();
+        let got = guest_json(&mut r, &json_of(source));
+        if got != *want {
+            failures.push(format!("{source}\n  got  {got}\n  want {want}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// Patch 08: "not a function", "not a constructor" and property reads and writes on
 /// `null`/`undefined` name the callee or the key, as V8 does; and the callee of a method
 /// call has a location.

@@ -68,6 +68,21 @@ fn json_agrees_with_the_browser() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The answers tests/engine.rs requires for locals read in place are still V8's own.
+#[wasm_bindgen_test]
+fn locals_cases_are_v8s() {
+    for (source, want) in LOCALS_CASES {
+        // In a `Function` body: sloppy, as a guest script is (`js_sys::eval` runs in the
+        // glue module's strict code, and some cases need sloppy mode).
+        let v8 = js_sys::Function::new_no_args(&format!("return {}", json_of(source)))
+            .call0(&wasm_bindgen::JsValue::UNDEFINED)
+            .ok()
+            .and_then(|v| v.as_string())
+            .unwrap_or_else(|| "host error".into());
+        assert_eq!(v8, *want, "{source}");
+    }
+}
+
 /// The messages tests/engine.rs requires of our realm are still V8's own.
 #[wasm_bindgen_test]
 fn error_messages_are_v8s() {

@@ -157,6 +157,50 @@ fn a_guest_regexp_with_a_lone_surrogate_is_refused_and_the_realm_lives() {
     assert_eq!(g.root, Value::Number(2.0));
 }
 
+/// eval/using-declaration-in-a-function: Boa 0.22 compiles `using` like `let`, without
+/// disposal, and a `using` in a function body panicked in the VM (an index out of bounds),
+/// which in wasm ends the instance. Now every form is a SyntaxError
+/// (patches/boa_parser-02-using-declarations-refused.patch), however the source arrives.
+#[test]
+fn using_declarations_are_a_syntax_error_and_the_realm_lives() {
+    let mut r = realm();
+    let eval = EvalOptions::default();
+    for source in [
+        "function f() { using x = null } f()",
+        "{ using x = { [Symbol.dispose]() {} } }",
+        "async function f() { await using x = null }",
+        "using x = null",
+    ] {
+        let e = r.eval(source, &eval).expect_err(source);
+        assert_eq!(e.code, ErrorCode::Syntax, "{source}: {e}");
+        assert!(e.message.contains("not supported"), "{source}: {e}");
+    }
+    // Boa's `for` head has no `using` form: a plain syntax error there.
+    let e = r.eval("for (using x of []) {}", &eval).expect_err("for-of");
+    assert_eq!(e.code, ErrorCode::Syntax, "{e}");
+    // Code the guest compiles itself (where the host allows it) is refused the same way, as
+    // a catchable SyntaxError.
+    let mut r = Realm::new(
+        RealmOptions {
+            allow_code_generation: true,
+            ..RealmOptions::default()
+        },
+        None,
+    )
+    .expect("a realm");
+    for source in [
+        "eval('function f() { using x = null } f()')",
+        "Function('using x = null')",
+        "eval('(async () => { await using x = null })')",
+    ] {
+        let wrapped = format!("try {{ {source}; 'no error' }} catch (e) {{ e.name }}");
+        let g = r.eval(&wrapped, &eval).expect(source);
+        assert_eq!(g.root, Value::String("SyntaxError".into()), "{source}");
+    }
+    let g = r.eval("1 + 1", &eval).expect("alive");
+    assert_eq!(g.root, Value::Number(2.0));
+}
+
 /// boundary/array-extra-length-runs-valueof: an array graph whose extra keys include
 /// `length` made `to_guest` run ArraySetLength's ToNumber, i.e. guest `valueOf`/`toString`.
 #[test]
