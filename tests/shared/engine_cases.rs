@@ -295,7 +295,8 @@ fn message_of(source: &str) -> String {
 
 /// Patch 15 compiles reads of a function's locals in place (parameters, `return`, property
 /// reads and method calls, `var` updates, object literal values), dropping copies through
-/// temporaries. Each case, with V8's answer (the JSON of its value, or `threw <name>`), sits
+/// temporaries; patch 16 stops a binary operator reading its left local in place when its
+/// right side may write it. Each case, with V8's answer (the JSON of its value, or `threw <name>`), sits
 /// where that could change what a program sees: tests/engine.rs requires our realm to give
 /// exactly it, and tests/engine_web.rs that V8 still does.
 #[allow(dead_code)]
@@ -346,6 +347,16 @@ const LOCALS_CASES: &[(&str, &str)] = &[
     ("(function () { var p = null; var o = { __proto__: p }; return Object.getPrototypeOf(o) })()", "null"),
     ("(function () { var v = 1; var o = { v, get g() { return v } }; v = 2; return [o.v, o.g] })()", "[1,2]"),
 
+    // a binary operator reads its left local before evaluating the right (patch 16)
+    ("(function () { var x = 1; return x + (x = 5) })()", "6"),
+    ("(function () { let x = 1; return [x * x++, x] })()", "[1,2]"),
+    ("(function () { let x = 2; return x ** (x = 3) })()", "8"),
+    ("(function () { let x = 'a'; return x < (x = 'b') })()", "true"),
+    ("(function () { let x = 1; if (x < (x = 5)) return 'lt'; return 'ge' })()", r#""lt""#),
+    ("(function () { let x = 1; return [x === (x = 1, 2), x] })()", "[false,1]"),
+    ("(function () { let x = 6; return x & (x = 3) | x })()", "3"),
+    ("(function () { let x = 1; const f = (y) => y * 10; return x + f(x) + (x ? x : 0) })()", "12"),
+    ("(function () { let x = 1, o = { a: 2 }; return x - o.a + (x & 3) + -x })()", "-1"),
 ];
 
 /// `source` wrapped to complete with the JSON of its value, or `threw <name>`.
