@@ -359,6 +359,20 @@ const LOCALS_CASES: &[(&str, &str)] = &[
     ("(function () { let x = 1, o = { a: 2 }; return x - o.a + (x & 3) + -x })()", "-1"),
 ];
 
+/// `using` as a plain name (patch boa_parser-03): Boa lexes it as a keyword and refused it in
+/// expressions, `let using` and `using = ...`. With V8's answers, held as [`LOCALS_CASES`].
+#[allow(dead_code)]
+const USING_AS_A_NAME: &[(&str, &str)] = &[
+    ("(function () { var using = 40; return using + 2 })()", "42"),
+    ("(function () { let using = (x) => x * 2; return using(5) })()", "10"),
+    ("(function () { function using(a) { return a } return using(3) })()", "3"),
+    ("(function () { var using; using = 3; return using })()", "3"),
+    ("({ using: 1 }).using", "1"),
+    ("(function () { var using = 1, x; using\nx = 2; return [using, x] })()", "[1,2]"),
+    ("(function () { var using = {}; return ['a' in using, using instanceof Object] })()", "[false,true]"),
+    ("(function () { for (var using of [7]); return using })()", "7"),
+];
+
 /// `source` wrapped to complete with the JSON of its value, or `threw <name>`.
 #[allow(dead_code)]
 fn json_of(source: &str) -> String {
