@@ -456,6 +456,71 @@ impl Path {
     }
 }
 
+/// Where a value sits while a conversion walks it: its parent's path and its own step. A
+/// [`Path`] costs an allocation, so one is made only for an error or a nested object.
+#[derive(Clone, Copy)]
+pub struct At<'a> {
+    parent: &'a Path,
+    seg: Seg<'a>,
+}
+
+/// A step not yet made into a [`PathSeg`].
+#[derive(Clone, Copy)]
+pub enum Seg<'a> {
+    /// The parent itself.
+    Here,
+    /// `.name`
+    Key(&'a Text),
+    /// `.name`, for names the walk spells itself (`cause`, `buffer`).
+    Name(&'static str),
+    /// `[3]`
+    Index(u32),
+    /// A Map key or value, or a Set value, by position.
+    Entry(usize, &'static str),
+}
+
+impl<'a> At<'a> {
+    /// The value at `parent` itself.
+    #[must_use]
+    pub fn here(parent: &'a Path) -> Self {
+        Self {
+            parent,
+            seg: Seg::Here,
+        }
+    }
+
+    /// The value one `seg` below `parent`.
+    #[must_use]
+    pub fn below(parent: &'a Path, seg: Seg<'a>) -> Self {
+        Self { parent, seg }
+    }
+
+    /// Number of steps from the root.
+    #[must_use]
+    pub fn depth(&self) -> usize {
+        self.parent.depth() + usize::from(!matches!(self.seg, Seg::Here))
+    }
+
+    /// The path, made.
+    #[must_use]
+    pub fn path(&self) -> Path {
+        let seg = match self.seg {
+            Seg::Here => return self.parent.clone(),
+            Seg::Key(t) => PathSeg::Key(t.to_lossy()),
+            Seg::Name(n) => PathSeg::Key(n.to_owned()),
+            Seg::Index(i) => PathSeg::Index(u64::from(i)),
+            Seg::Entry(i, what) => PathSeg::Entry(i, what),
+        };
+        self.parent.child(seg)
+    }
+
+    /// The path, rendered as `$.a[0]`.
+    #[must_use]
+    pub fn render(&self) -> String {
+        self.path().render()
+    }
+}
+
 fn is_identifier(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '$')
@@ -473,6 +538,34 @@ mod tests {
             .child(PathSeg::Index(3))
             .child(PathSeg::Key("odd key".into()));
         assert_eq!(p.render(), "$.model[3][\"odd key\"]");
+        let key = Text::from("b c");
+        for (at, depth, rendered) in [
+            (At::here(&p), 3, "$.model[3][\"odd key\"]"),
+            (
+                At::below(&p, Seg::Index(7)),
+                4,
+                "$.model[3][\"odd key\"][7]",
+            ),
+            (
+                At::below(&p, Seg::Key(&key)),
+                4,
+                "$.model[3][\"odd key\"][\"b c\"]",
+            ),
+            (
+                At::below(&p, Seg::Name("cause")),
+                4,
+                "$.model[3][\"odd key\"].cause",
+            ),
+            (
+                At::below(&Path::root(), Seg::Entry(2, "key")),
+                1,
+                "$<key #2>",
+            ),
+            (At::here(&Path::root()), 0, "$"),
+        ] {
+            assert_eq!((at.depth(), at.render().as_str()), (depth, rendered));
+            assert_eq!(at.path().depth(), depth);
+        }
     }
 
     #[test]

@@ -35,12 +35,12 @@ export function build_value(ops, text, lens, wide, bytes, tokenKey) {
     w = end;
     return out;
   };
-  const count = ops[p++], made = new Array(count), kinds = new Uint8Array(count), views = [];
+  const count = ops[p++], made = new Array(count), kinds = new Uint8Array(count), lengths = [], views = [];
   for (let i = 0; i < count; i++) {
     const k = kinds[i] = ops[p++];
     switch (k) {
       case 0: made[i] = {}; break;
-      case 1: made[i] = new Array(ops[p++]); break;
+      case 1: made[i] = []; lengths.push(ops[p++]); break;
       case 2: made[i] = new Map(); break;
       case 3: made[i] = new Set(); break;
       case 4: made[i] = new Date(ops[p++]); break;
@@ -80,12 +80,30 @@ export function build_value(ops, text, lens, wide, bytes, tokenKey) {
       default: throw 'tape';
     }
   };
-  const entries = (o) => { for (let n = ops[p++]; n > 0; n--) { const k = str(); define_data(o, k, value()); } };
+  // Each distinct key is made once (the tape numbers them). A plain assignment is
+  // CreateDataProperty on a fresh object unless a prototype has the key (an accessor such
+  // as __proto__, a read-only property): such keys, and an array's extra keys, are defined.
+  const keys = [], plain = [];
+  const entries = (o, array) => {
+    for (let n = ops[p++]; n > 0; n--) {
+      let k = ops[p++];
+      if (k < 0) { k = keys.length; const s = str(); keys.push(s); plain.push(!(s in Object.prototype)); }
+      const v = value();
+      if (plain[k] && !array) o[keys[k]] = v; else define_data(o, keys[k], v);
+    }
+  };
+  let a = 0;
   for (let i = 0; i < count; i++) {
     const o = made[i];
     switch (kinds[i]) {
-      case 0: entries(o); break;
-      case 1: for (let n = ops[p++]; n > 0; n--) { const k = ops[p++]; define_data(o, k, value()); } entries(o); break;
+      case 0: entries(o, false); break;
+      case 1:
+        // Ascending indices onto [] keep the array packed where it has no holes.
+        for (let n = ops[p++]; n > 0; n--) { const k = ops[p++]; const v = value(); if (k in Array.prototype) define_data(o, k, v); else o[k] = v; }
+        if (o.length !== lengths[a]) o.length = lengths[a];
+        a++;
+        entries(o, true);
+        break;
       case 2: for (let n = ops[p++]; n > 0; n--) { const k = value(); o.set(k, value()); } break;
       case 3: for (let n = ops[p++]; n > 0; n--) o.add(value()); break;
       case 6:

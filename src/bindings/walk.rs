@@ -13,20 +13,39 @@
 //! as a string), 10 stopped (a cap), 11 a getter threw (its message). A string is one op,
 //! its length: `n >= 0` UTF-16 units of the joined well-formed `text`, or `-(n + 1)` units
 //! of `wide`, for text with lone surrogates (as in [`crate::clone::tape`]).
+//! A property key is a key id: `k >= 0` is the key first seen as id `k`, `-1` a new key
+//! (the next id) whose string follows.
 
 use js_sys::{Array, Float64Array, Uint8Array, Uint16Array};
 use wasm_bindgen::{JsCast, JsValue, prelude::wasm_bindgen};
 
 use crate::error::{Limit, SandboxError};
 use crate::value::{
-    CloneLimits, ErrorName, Graph, ObjId, Object, Path, PathSeg, Text, Value, ViewKind,
+    At, CloneLimits, ErrorName, Graph, ObjId, Object, Path, Seg, Text, Value, ViewKind,
 };
 
 #[wasm_bindgen(inline_js = "
 const VIEWS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array',
   'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'DataView'];
 const INDEX = /^(?:0|[1-9][0-9]*)$/;
+const toTag = Object.prototype.toString;
+// What structuredClone reads from internal slots, read by the intrinsics (an own `valueOf`
+// or `getTime` is not consulted).
+const numberValue = Number.prototype.valueOf, boolValue = Boolean.prototype.valueOf,
+  stringValue = String.prototype.valueOf, bigintValue = BigInt.prototype.valueOf, dateTime = Date.prototype.getTime;
+const reSource = Object.getOwnPropertyDescriptor(RegExp.prototype, 'source').get;
+const reFlags = Object.getOwnPropertyDescriptor(RegExp.prototype, 'flags').get;
+function wrapper(tag) {
+  return tag === '[object Boolean]' || tag === '[object Number]' || tag === '[object String]' || tag === '[object BigInt]';
+}
 function kind(v) {
+  // Most values are plain: one prototype read and two cheap checks decide what the
+  // instanceof chain below would.
+  const proto = Object.getPrototypeOf(v);
+  if ((proto === Object.prototype || proto === null) && !Array.isArray(v) && !ArrayBuffer.isView(v)) {
+    const tag = toTag.call(v);
+    return wrapper(tag) ? tag.slice(8, -1) + 'Object' : 'Plain';
+  }
   if (Array.isArray(v)) return 'Array';
   if (v instanceof Map) return 'Map';
   if (v instanceof Set) return 'Set';
@@ -35,88 +54,112 @@ function kind(v) {
   if (v instanceof Error) return 'Error';
   if (v instanceof ArrayBuffer) return 'ArrayBuffer';
   if (ArrayBuffer.isView(v)) return v instanceof DataView ? 'DataView' : v.constructor.name;
-  const tag = Object.prototype.toString.call(v);
-  if (tag === '[object Boolean]' || tag === '[object Number]' || tag === '[object String]' || tag === '[object BigInt]') return tag.slice(8, -1) + 'Object';
+  const tag = toTag.call(v);
+  if (wrapper(tag)) return tag.slice(8, -1) + 'Object';
   if (v instanceof Promise) return 'Promise';
   if (v instanceof WeakMap) return 'WeakMap';
   if (v instanceof WeakSet) return 'WeakSet';
   if (v instanceof WeakRef) return 'WeakRef';
   if (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer) return 'SharedArrayBuffer';
-  const proto = Object.getPrototypeOf(v);
-  if (proto === null || proto === Object.prototype) return 'Plain';
   // Class instances clone as plain objects (as structuredClone does); host platform
   // objects (DOM nodes, streams...) do not cross.
   if (tag === '[object Object]') return 'Plain';
   return tag.slice(8, -1);
 }
+// The tape's buffer, kept between walks (a getter that walks again gets its own).
+let spare = new Float64Array(4096);
 export function walk_value(root, maxObjects, maxBytes, maxDepth) {
-  const ops = [], strs = [], wides = [], buffers = [], seen = new Map(), tasks = [];
-  let objects = 0, bytes = 0, done = false;
+  const strs = [], wides = [], buffers = [], seen = new Map(), tasks = [], keyIds = new Map();
+  let ops = spare || new Float64Array(4096), n = 0, objects = 0, bytes = 0, done = false;
+  spare = null;
+  const grow = () => { const bigger = new Float64Array(ops.length * 2); bigger.set(ops); ops = bigger; };
+  const push = (x) => { if (n === ops.length) grow(); ops[n++] = x; };
   const str = (s) => {
-    if (s.isWellFormed()) { strs.push(s); ops.push(s.length); } else { wides.push(s); ops.push(-s.length - 1); }
+    if (s.isWellFormed()) { strs.push(s); push(s.length); } else { wides.push(s); push(-s.length - 1); }
+  };
+  // A key seen before goes as its id; a new one as -1, then its string.
+  const key = (k) => {
+    const id = keyIds.get(k);
+    if (id !== undefined) { push(id); return; }
+    keyIds.set(k, keyIds.size); push(-1); str(k);
   };
   // A lower bound of what the decoder charges: past the cap, it has failed by this point.
   const over = (n) => (bytes += n) > maxBytes;
-  const stop = (op, what) => { ops.push(op); if (what !== undefined) str(what); done = true; };
+  const stop = (op, what) => { push(op); if (what !== undefined) str(what); done = true; };
   const threw = (e) => { let m; try { m = e && e.message; } catch {} stop(11, typeof m === 'string' ? m : 'a getter threw'); };
   const object = (v, depth) => {
     const known = seen.get(v);
-    if (known !== undefined) { ops.push(7, known); return; }
+    if (known !== undefined) { push(7); push(known); return; }
     if (depth > maxDepth || objects >= maxObjects) return stop(10);
     const k = kind(v);
-    const reserve = () => { seen.set(v, objects++); };
     switch (k) {
       case 'Plain': case 'Map': case 'Set': case 'Error':
-        reserve(); ops.push(8, k === 'Plain' ? 0 : k === 'Map' ? 2 : k === 'Set' ? 3 : 4); tasks.push(v, k, depth); return;
-      case 'Array': reserve(); ops.push(8, 1, v.length >>> 0); tasks.push(v, k, depth); return;
-      case 'Date': reserve(); ops.push(8, 5, v.getTime()); return;
+        seen.set(v, objects++); push(8); push(k === 'Plain' ? 0 : k === 'Map' ? 2 : k === 'Set' ? 3 : 4); tasks.push(v, k, depth); return;
+      case 'Array': seen.set(v, objects++); push(8); push(1); push(v.length >>> 0); tasks.push(v, k, depth); return;
+      case 'Date': seen.set(v, objects++); push(8); push(5); push(dateTime.call(v)); return;
       case 'RegExp': {
-        const source = v.source, flags = v.flags;
-        reserve(); ops.push(8, 6); str(source); str(flags);
+        const source = reSource.call(v), flags = reFlags.call(v);
+        seen.set(v, objects++); push(8); push(6); str(source); str(flags);
         if (over(source.length + flags.length)) stop(10);
         return;
       }
-      case 'ArrayBuffer': reserve(); ops.push(8, 7, buffers.length, v.byteLength); buffers.push(v); if (over(v.byteLength)) stop(10); return;
-      case 'BooleanObject': reserve(); ops.push(8, 8, v.valueOf() ? 1 : 0); return;
-      case 'NumberObject': reserve(); ops.push(8, 9, v.valueOf()); return;
-      case 'StringObject': { const s = v.valueOf(); reserve(); ops.push(8, 10); str(s); if (over(s.length)) stop(10); return; }
-      case 'BigIntObject': { const s = v.valueOf().toString(); reserve(); ops.push(8, 11); str(s); return; }
+      case 'ArrayBuffer': seen.set(v, objects++); push(8); push(7); push(buffers.length); push(v.byteLength); buffers.push(v); if (over(v.byteLength)) stop(10); return;
+      case 'BooleanObject': seen.set(v, objects++); push(8); push(8); push(boolValue.call(v) ? 1 : 0); return;
+      case 'NumberObject': seen.set(v, objects++); push(8); push(9); push(numberValue.call(v)); return;
+      case 'StringObject': { const s = stringValue.call(v); seen.set(v, objects++); push(8); push(10); str(s); if (over(s.length)) stop(10); return; }
+      case 'BigIntObject': { const s = String(bigintValue.call(v)); seen.set(v, objects++); push(8); push(11); str(s); return; }
     }
     const view = VIEWS.indexOf(k);
     if (view < 0) return stop(9, k);
     const buffer = v.buffer, offset = v.byteOffset, length = k === 'DataView' ? v.byteLength : v.length;
     if (!(buffer instanceof ArrayBuffer)) return stop(9, 'view over a SharedArrayBuffer');
-    reserve(); ops.push(8, 12, view, offset, length);
+    seen.set(v, objects++); push(8); push(12); push(view); push(offset); push(length);
     object(buffer, depth + 1);
   };
   const value = (v, depth) => {
     if (over(8)) return stop(10);
     switch (typeof v) {
-      case 'undefined': ops.push(0); return;
-      case 'boolean': ops.push(v ? 3 : 2); return;
-      case 'number': ops.push(4, v); return;
-      case 'string': ops.push(6); str(v); if (over(v.length * 2)) stop(10); return;
-      case 'bigint': { const s = v.toString(); ops.push(5); str(s); if (over(s.length)) stop(10); return; }
+      case 'undefined': push(0); return;
+      case 'boolean': push(v ? 3 : 2); return;
+      case 'number': push(4); push(v); return;
+      case 'string': push(6); str(v); if (over(v.length * 2)) stop(10); return;
+      case 'bigint': { const s = v.toString(); push(5); str(s); if (over(s.length)) stop(10); return; }
       case 'symbol': return stop(9, 'symbol');
       case 'function': return stop(9, 'function');
     }
-    if (v === null) { ops.push(1); return; }
+    if (v === null) { push(1); return; }
     object(v, depth);
   };
-  // An array's index keys go as numbers (flag 1), its other keys as strings (flag 0).
+  // An array's index keys go as numbers (flag 1), its other keys as key ids (flag 0).
   const entries = (v, array, depth) => {
-    const keys = Object.keys(v);
-    ops.push(keys.length);
-    for (const key of keys) {
-      const index = array && INDEX.test(key) ? +key : -1;
-      if (index >= 0 && index < 4294967295) ops.push(1, index);
+    const names = Object.keys(v);
+    push(names.length);
+    let i = 0;
+    if (array) {
+      // Own keys list indices first, ascending, all below the length: if the key at
+      // length - 1 is that index, the first `length` keys are 0 .. length - 1.
+      const len = v.length;
+      if (len > 0 && names.length >= len && names[len - 1] === String(len - 1)) {
+        for (; i < len; i++) {
+          push(1); push(i);
+          let child;
+          try { child = v[i]; } catch (e) { return threw(e); }
+          value(child, depth + 1);
+          if (done) return;
+        }
+      }
+    }
+    for (; i < names.length; i++) {
+      const name = names[i];
+      const index = array && INDEX.test(name) ? +name : -1;
+      if (index >= 0 && index < 4294967295) { push(1); push(index); }
       else {
-        if (array) ops.push(0);
-        str(key);
-        if (over(key.length)) return stop(10);
+        if (array) push(0);
+        key(name);
+        if (over(name.length)) return stop(10);
       }
       let child;
-      try { child = v[key]; } catch (e) { return threw(e); }
+      try { child = v[name]; } catch (e) { return threw(e); }
       value(child, depth + 1);
       if (done) return;
     }
@@ -128,29 +171,29 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
       case 'Map': case 'Set':
         try {
           for (const e of k === 'Map' ? v.entries() : v.values()) {
-            ops.push(1);
+            push(1);
             if (k === 'Map') { value(e[0], depth + 1); if (done) return; }
             value(k === 'Map' ? e[1] : e, depth + 1);
             if (done) return;
           }
         } catch (e) { return threw(e); }
-        ops.push(0);
+        push(0);
         return;
       case 'Error': {
         let name, message, stack;
         try { name = v.name; } catch {}
         str(typeof name === 'string' ? name : 'Error');
         if (Object.hasOwn(v, 'message')) { try { message = v.message; } catch {} }
-        if (typeof message === 'string') { ops.push(1); str(message); if (over(message.length)) return stop(10); } else ops.push(0);
+        if (typeof message === 'string') { push(1); str(message); if (over(message.length)) return stop(10); } else push(0);
         try { stack = v.stack; } catch {}
-        if (typeof stack === 'string') { ops.push(1); str(stack); if (over(stack.length)) return stop(10); } else ops.push(0);
+        if (typeof stack === 'string') { push(1); str(stack); if (over(stack.length)) return stop(10); } else push(0);
         if (Object.hasOwn(v, 'cause')) {
           let cause;
           try { cause = v.cause; } catch {}
-          ops.push(1);
+          push(1);
           return value(cause, depth + 1);
         }
-        ops.push(0);
+        push(0);
       }
     }
   };
@@ -160,7 +203,10 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
     fill(v, k, depth);
   }
   // Small values are the common case: numbers alone come back as the bare tape.
-  if (!strs.length && !wides.length && !buffers.length) return new Float64Array(ops);
+  // Read (copied into wasm) before anything can walk again.
+  if (ops.length <= 1 << 16) spare = ops;
+  ops = ops.subarray(0, n);
+  if (!strs.length && !wides.length && !buffers.length) return ops;
   let units;
   if (wides.length) {
     let wide = 0;
@@ -169,7 +215,7 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
     let at = 0;
     for (const w of wides) for (let i = 0; i < w.length; i++) units[at++] = w.charCodeAt(i);
   }
-  return [new Float64Array(ops), strs.length ? strs.join('') : undefined, units, buffers.length ? buffers : undefined];
+  return [ops, strs.length ? strs.join('') : undefined, units, buffers.length ? buffers : undefined];
 }
 ")]
 extern "C" {
@@ -232,8 +278,9 @@ pub fn to_graph(value: &JsValue, limits: CloneLimits) -> Result<Graph, SandboxEr
         wide: &wide,
         w: 0,
         buffers: &buffers,
+        keys: Vec::new(),
     };
-    let root = d.value(&Path::root())?;
+    let root = d.value(At::here(&Path::root()))?;
     while let Some((id, path)) = d.tasks.pop() {
         d.fill(id, &path)?;
     }
@@ -241,9 +288,9 @@ pub fn to_graph(value: &JsValue, limits: CloneLimits) -> Result<Graph, SandboxEr
     Ok(d.graph)
 }
 
-fn over(limit: Limit, what: String, path: &Path) -> SandboxError {
+fn over(limit: Limit, what: String, at: At<'_>) -> SandboxError {
     let mut e = SandboxError::limit(limit, what);
-    e.details.path = Some(path.render());
+    e.details.path = Some(at.render());
     e
 }
 
@@ -263,6 +310,7 @@ struct Decoder<'a> {
     wide: &'a [u16],
     w: usize,
     buffers: &'a JsValue,
+    keys: Vec<Text>,
 }
 
 impl Decoder<'_> {
@@ -307,33 +355,44 @@ impl Decoder<'_> {
         Ok((Text::Utf8(rest[..end].to_owned()), units))
     }
 
+    /// A property key: an id of one seen before, or -1 and a new one.
+    fn key(&mut self) -> Result<Text, SandboxError> {
+        let id = self.num()?;
+        if id >= 0.0 {
+            return self.keys.get(id as usize).cloned().ok_or_else(malformed);
+        }
+        let name = self.text()?;
+        self.keys.push(name.clone());
+        Ok(name)
+    }
+
     fn string(&mut self) -> Result<String, SandboxError> {
         Ok(self.text()?.to_lossy())
     }
 
-    fn charge(&mut self, n: usize, path: &Path) -> Result<(), SandboxError> {
+    fn charge(&mut self, n: usize, at: At<'_>) -> Result<(), SandboxError> {
         self.bytes = self.bytes.saturating_add(n);
         if self.bytes > self.limits.max_bytes {
-            return Err(self.over_bytes(path));
+            return Err(self.over_bytes(at));
         }
         Ok(())
     }
 
-    fn over_bytes(&self, path: &Path) -> SandboxError {
+    fn over_bytes(&self, at: At<'_>) -> SandboxError {
         over(
             Limit::CloneBytes,
             format!(
                 "value at {} makes the clone larger than maxCloneBytes ({})",
-                path.render(),
+                at.render(),
                 self.limits.max_bytes
             ),
-            path,
+            at,
         )
     }
 
-    /// A value op at `path`, after its charge.
-    fn value(&mut self, path: &Path) -> Result<Value, SandboxError> {
-        self.charge(8, path)?;
+    /// A value op at `at`, after its charge.
+    fn value(&mut self, at: At<'_>) -> Result<Value, SandboxError> {
+        self.charge(8, at)?;
         let op = self.num()?;
         Ok(match op as u8 {
             0 => Value::Undefined,
@@ -343,44 +402,43 @@ impl Decoder<'_> {
             4 => Value::Number(self.num()?),
             5 => {
                 let s = self.string()?;
-                self.charge(s.len(), path)?;
+                self.charge(s.len(), at)?;
                 Value::BigInt(s)
             }
             6 => {
                 let (t, units) = self.text_units()?;
-                self.charge(units * 2, path)?;
+                self.charge(units * 2, at)?;
                 Value::String(t)
             }
-            _ => Value::Object(self.object(op, path)?),
+            _ => Value::Object(self.object(op, at)?),
         })
     }
 
-    /// An object op (reference, new object, or the walk's stop) at `path`.
-    fn object(&mut self, op: f64, path: &Path) -> Result<ObjId, SandboxError> {
+    /// An object op (reference, new object, or the walk's stop) at `at`.
+    fn object(&mut self, op: f64, at: At<'_>) -> Result<ObjId, SandboxError> {
         match op as u8 {
             7 => return Ok(ObjId(self.num()? as u32)),
             9 => {
                 let what = self.string()?;
-                return Err(SandboxError::not_cloneable(&path.render(), &what));
+                return Err(SandboxError::not_cloneable(&at.render(), &what));
             }
             11 => {
                 let msg = self.string()?;
-                let mut err =
-                    SandboxError::not_cloneable(&path.render(), "value whose getter threw");
-                err.message = format!("reading {} threw: {msg}", path.render());
+                let mut err = SandboxError::not_cloneable(&at.render(), "value whose getter threw");
+                err.message = format!("reading {} threw: {msg}", at.render());
                 return Err(err);
             }
             _ => {}
         }
-        if path.depth() > self.limits.max_depth {
+        if at.depth() > self.limits.max_depth {
             return Err(over(
                 Limit::CloneDepth,
                 format!(
                     "value at {} is nested deeper than maxCloneDepth ({})",
-                    path.render(),
+                    at.render(),
                     self.limits.max_depth
                 ),
-                path,
+                at,
             ));
         }
         if self.graph.objects.len() >= self.limits.max_objects {
@@ -388,15 +446,15 @@ impl Decoder<'_> {
                 Limit::CloneObjects,
                 format!(
                     "value at {} has more objects than maxCloneObjects ({})",
-                    path.render(),
+                    at.render(),
                     self.limits.max_objects
                 ),
-                path,
+                at,
             ));
         }
         if op as u8 != 8 {
             // The walk stopped at a lower bound of the bytes cap.
-            return Err(self.over_bytes(path));
+            return Err(self.over_bytes(at));
         }
         let id = self.graph.push(Object::Plain(Vec::new()));
         let object = match self.num()? as u8 {
@@ -418,7 +476,7 @@ impl Decoder<'_> {
             6 => {
                 let source = self.text()?;
                 let flags = self.string()?;
-                self.charge(source.byte_len() + flags.len(), path)?;
+                self.charge(source.byte_len() + flags.len(), at)?;
                 Object::RegExp { source, flags }
             }
             7 => {
@@ -428,14 +486,14 @@ impl Decoder<'_> {
                     .ok_or_else(malformed)?
                     .get(self.index()? as u32);
                 let len = self.index()?;
-                self.charge(len, path)?;
+                self.charge(len, at)?;
                 Object::ArrayBuffer(Uint8Array::new(&buffer).to_vec())
             }
             8 => Object::BooleanObject(self.num()? == 1.0),
             9 => Object::NumberObject(self.num()?),
             10 => {
                 let t = self.text()?;
-                self.charge(t.byte_len(), path)?;
+                self.charge(t.byte_len(), at)?;
                 Object::StringObject(t)
             }
             11 => Object::BigIntObject(self.string()?),
@@ -444,7 +502,8 @@ impl Decoder<'_> {
                 let byte_offset = self.index()?;
                 let length = self.index()?;
                 let op = self.num()?;
-                let buffer = self.object(op, &path.child(PathSeg::Key("buffer".into())))?;
+                let view = at.path();
+                let buffer = self.object(op, At::below(&view, Seg::Name("buffer")))?;
                 Object::View {
                     kind,
                     buffer,
@@ -462,7 +521,7 @@ impl Decoder<'_> {
                 | Object::Set(_)
                 | Object::Error { .. }
         ) {
-            self.tasks.push((id, path.clone()));
+            self.tasks.push((id, at.path()));
         }
         self.graph.objects[id.0 as usize] = object;
         Ok(id)
@@ -480,13 +539,13 @@ impl Decoder<'_> {
         for _ in 0..self.index()? {
             if array && self.num()? == 1.0 {
                 let i = self.num()? as u32;
-                let value = self.value(&path.child(PathSeg::Index(u64::from(i))))?;
+                let value = self.value(At::below(path, Seg::Index(i)))?;
                 elements.push((i, value));
                 continue;
             }
-            let name = self.text()?;
-            self.charge(name.byte_len(), path)?;
-            let value = self.value(&path.child(PathSeg::Key(name.to_lossy())))?;
+            let name = self.key()?;
+            self.charge(name.byte_len(), At::here(path))?;
+            let value = self.value(At::below(path, Seg::Key(&name)))?;
             keyed.push((name, value));
         }
         Ok(())
@@ -517,8 +576,8 @@ impl Decoder<'_> {
                 let mut entries = Vec::new();
                 while self.item(path)? {
                     let i = entries.len();
-                    let k = self.value(&path.child(PathSeg::Entry(i, "key")))?;
-                    let v = self.value(&path.child(PathSeg::Entry(i, "value")))?;
+                    let k = self.value(At::below(path, Seg::Entry(i, "key")))?;
+                    let v = self.value(At::below(path, Seg::Entry(i, "value")))?;
                     entries.push((k, v));
                 }
                 Object::Map(entries)
@@ -527,7 +586,7 @@ impl Decoder<'_> {
                 let mut values = Vec::new();
                 while self.item(path)? {
                     let i = values.len();
-                    values.push(self.value(&path.child(PathSeg::Entry(i, "value")))?);
+                    values.push(self.value(At::below(path, Seg::Entry(i, "value")))?);
                 }
                 Object::Set(values)
             }
@@ -536,7 +595,7 @@ impl Decoder<'_> {
                 let message = self.optional_text(path)?;
                 let stack = self.optional_text(path)?;
                 let cause = if self.num()? == 1.0 {
-                    Some(self.value(&path.child(PathSeg::Key("cause".into())))?)
+                    Some(self.value(At::below(path, Seg::Name("cause")))?)
                 } else {
                     None
                 };
@@ -558,7 +617,7 @@ impl Decoder<'_> {
         match self.num()? as u8 {
             0 => Ok(false),
             1 => Ok(true),
-            op => self.object(f64::from(op), path).map(|_| false),
+            op => self.object(f64::from(op), At::here(path)).map(|_| false),
         }
     }
 
@@ -567,7 +626,7 @@ impl Decoder<'_> {
             return Ok(None);
         }
         let t = self.text()?;
-        self.charge(t.byte_len(), path)?;
+        self.charge(t.byte_len(), At::here(path))?;
         Ok(Some(t))
     }
 }

@@ -6,8 +6,6 @@
 //! - depth, object count and byte size are capped before anything is allocated for them;
 //! - guest getters run (as in HTML), under the caller's instruction budget and deadline.
 
-use std::collections::HashMap;
-
 use boa_engine::builtins::error::Error as ErrorData;
 use boa_engine::builtins::object::OrdinaryObject;
 use boa_engine::builtins::typed_array::TypedArrayKind;
@@ -15,11 +13,14 @@ use boa_engine::object::builtins::{
     JsArrayBuffer, JsDataView, JsDate, JsMap, JsProxy, JsRegExp, JsSet, JsTypedArray,
 };
 use boa_engine::property::PropertyKey;
+use rustc_hash::FxHashMap;
+
+use boa_engine::string::JsStrVariant;
 use boa_engine::{Context, JsError, JsObject, JsString, JsValue, JsVariant, js_string};
 
 use crate::error::{Limit, SandboxError};
 use crate::value::{
-    CloneLimits, ErrorName, Graph, ObjId, Object, Path, PathSeg, Text, Value, ViewKind,
+    At, CloneLimits, ErrorName, Graph, ObjId, Object, Path, Seg, Text, Value, ViewKind,
 };
 
 /// Intrinsics captured before any guest code ran, so the guest cannot swap them.
@@ -70,7 +71,7 @@ struct Walker<'a> {
     captured: &'a Captured,
     limits: CloneLimits,
     graph: Graph,
-    seen: HashMap<JsObject, ObjId>,
+    seen: FxHashMap<JsObject, ObjId>,
     tasks: Vec<Task>,
     bytes: usize,
 }
@@ -93,11 +94,11 @@ pub fn from_guest(
         captured,
         limits,
         graph: Graph::undefined(),
-        seen: HashMap::new(),
+        seen: FxHashMap::default(),
         tasks: Vec::new(),
         bytes: 0,
     };
-    let root = walker.value(value, &Path::root())?;
+    let root = walker.value(value, At::here(&Path::root()))?;
     while let Some(task) = walker.tasks.pop() {
         walker.fill(task)?;
     }
@@ -110,25 +111,25 @@ fn boundary(e: SandboxError) -> CloneError {
 }
 
 impl Walker<'_> {
-    fn charge(&mut self, bytes: usize, path: &Path) -> Result<()> {
+    fn charge(&mut self, bytes: usize, at: At<'_>) -> Result<()> {
         self.bytes = self.bytes.saturating_add(bytes);
         if self.bytes > self.limits.max_bytes {
             let mut e = SandboxError::limit(
                 Limit::CloneBytes,
                 format!(
                     "value at {} makes the clone larger than maxCloneBytes ({})",
-                    path.render(),
+                    at.render(),
                     self.limits.max_bytes
                 ),
             );
-            e.details.path = Some(path.render());
+            e.details.path = Some(at.render());
             return Err(boundary(e));
         }
         Ok(())
     }
 
-    fn value(&mut self, value: &JsValue, path: &Path) -> Result<Value> {
-        self.charge(8, path)?;
+    fn value(&mut self, value: &JsValue, at: At<'_>) -> Result<Value> {
+        self.charge(8, at)?;
         Ok(match value.variant() {
             JsVariant::Undefined => Value::Undefined,
             JsVariant::Null => Value::Null,
@@ -137,37 +138,37 @@ impl Walker<'_> {
             JsVariant::Float64(f) => Value::Number(f),
             JsVariant::BigInt(b) => {
                 let s = b.to_string();
-                self.charge(s.len(), path)?;
+                self.charge(s.len(), at)?;
                 Value::BigInt(s)
             }
             JsVariant::String(s) => {
-                self.charge(s.len() * 2, path)?;
+                self.charge(s.len() * 2, at)?;
                 Value::String(text(&s))
             }
             JsVariant::Symbol(_) => {
                 return Err(boundary(SandboxError::not_cloneable(
-                    &path.render(),
+                    &at.render(),
                     "symbol",
                 )));
             }
-            JsVariant::Object(o) => Value::Object(self.object(&o, path)?),
+            JsVariant::Object(o) => Value::Object(self.object(&o, at)?),
         })
     }
 
-    fn object(&mut self, o: &JsObject, path: &Path) -> Result<ObjId> {
+    fn object(&mut self, o: &JsObject, at: At<'_>) -> Result<ObjId> {
         if let Some(id) = self.seen.get(o) {
             return Ok(*id);
         }
-        if path.depth() > self.limits.max_depth {
+        if at.depth() > self.limits.max_depth {
             let mut e = SandboxError::limit(
                 Limit::CloneDepth,
                 format!(
                     "value at {} is nested deeper than maxCloneDepth ({})",
-                    path.render(),
+                    at.render(),
                     self.limits.max_depth
                 ),
             );
-            e.details.path = Some(path.render());
+            e.details.path = Some(at.render());
             return Err(boundary(e));
         }
         if self.graph.objects.len() >= self.limits.max_objects {
@@ -175,11 +176,11 @@ impl Walker<'_> {
                 Limit::CloneObjects,
                 format!(
                     "value at {} has more objects than maxCloneObjects ({})",
-                    path.render(),
+                    at.render(),
                     self.limits.max_objects
                 ),
             );
-            e.details.path = Some(path.render());
+            e.details.path = Some(at.render());
             return Err(boundary(e));
         }
         // Invariant: a token is recognised only by identity, and only this realm's own; a
@@ -187,7 +188,7 @@ impl Walker<'_> {
         if let Some((module, export)) = self.captured.modules.as_ref().and_then(|m| m.token_of(o)) {
             return Ok(self.reserve(o, Object::Token { module, export }));
         }
-        let refuse = |what: &str| Err(boundary(SandboxError::not_cloneable(&path.render(), what)));
+        let refuse = |what: &str| Err(boundary(SandboxError::not_cloneable(&at.render(), what)));
         // Proxies first: a Proxy is neither its target's kind nor safe to introspect.
         if JsProxy::from_object(o.clone()).is_ok() {
             return refuse("Proxy");
@@ -227,7 +228,7 @@ impl Walker<'_> {
             // pattern as far as `/` goes (`/` and `\/` match the same in every mode).
             let source = source.replace("\\/", "/");
             let flags = self.regexp_flags(&re, o)?;
-            self.charge(source.len() + flags.len(), path)?;
+            self.charge(source.len() + flags.len(), at)?;
             (
                 Object::RegExp {
                     source: Text::Utf8(source),
@@ -249,7 +250,7 @@ impl Walker<'_> {
             let Some(bytes) = buffer.to_vec() else {
                 return refuse("detached ArrayBuffer");
             };
-            self.charge(bytes.len(), path)?;
+            self.charge(bytes.len(), at)?;
             (Object::ArrayBuffer(bytes), None)
         } else if let Ok(ta) = JsTypedArray::from_object(o.clone()) {
             let Some(kind) = ta.kind().and_then(view_kind) else {
@@ -259,7 +260,7 @@ impl Walker<'_> {
             let byte_offset = ta.byte_offset(self.context)?;
             let length = ta.length(self.context)?;
             let id = self.reserve(o, Object::Plain(Vec::new()));
-            let buffer = self.buffer_id(&buffer, path)?;
+            let buffer = self.buffer_id(&buffer, at)?;
             self.graph.objects[id.0 as usize] = Object::View {
                 kind,
                 buffer,
@@ -272,7 +273,7 @@ impl Walker<'_> {
             let byte_offset = usize::try_from(dv.byte_offset(self.context)?).unwrap_or(usize::MAX);
             let length = usize::try_from(dv.byte_length(self.context)?).unwrap_or(usize::MAX);
             let id = self.reserve(o, Object::Plain(Vec::new()));
-            let buffer = self.buffer_id(&buffer, path)?;
+            let buffer = self.buffer_id(&buffer, at)?;
             self.graph.objects[id.0 as usize] = Object::View {
                 kind: ViewKind::DataView,
                 buffer,
@@ -285,7 +286,7 @@ impl Walker<'_> {
         } else if let Some(n) = o.downcast_ref::<f64>().map(|n| *n) {
             (Object::NumberObject(n), None)
         } else if let Some(s) = o.downcast_ref::<JsString>().map(|s| s.clone()) {
-            self.charge(s.len() * 2, path)?;
+            self.charge(s.len() * 2, at)?;
             (Object::StringObject(text(&s)), None)
         } else if let Some(b) = o
             .downcast_ref::<boa_engine::JsBigInt>()
@@ -301,7 +302,7 @@ impl Walker<'_> {
                 object: o.clone(),
                 id,
                 kind,
-                path: path.clone(),
+                path: at.path(),
             });
         }
         Ok(id)
@@ -339,46 +340,72 @@ impl Walker<'_> {
         id
     }
 
-    fn buffer_id(&mut self, buffer: &JsValue, path: &Path) -> Result<ObjId> {
+    fn buffer_id(&mut self, buffer: &JsValue, at: At<'_>) -> Result<ObjId> {
         match buffer.as_object() {
             Some(b) if JsArrayBuffer::from_object(b.clone()).is_ok() => {
-                self.object(&b, &path.child(PathSeg::Key("buffer".into())))
+                let view = at.path();
+                self.object(&b, At::below(&view, Seg::Name("buffer")))
             }
             _ => Err(boundary(SandboxError::not_cloneable(
-                &path.render(),
+                &at.render(),
                 "view over a SharedArrayBuffer",
             ))),
         }
     }
 
-    /// Own enumerable string-keyed properties, in [[OwnPropertyKeys]] order. Only for
-    /// ordinary objects and arrays (a proxy is refused before this): their
-    /// [[GetOwnProperty]] reads the property map, so no guest code runs here.
-    fn enumerable_keys(&mut self, o: &JsObject) -> Result<Vec<PropertyKey>> {
+    /// Own enumerable string-keyed properties, in [[OwnPropertyKeys]] order, each with its
+    /// value when it is a data property (`None`: an accessor). Only for ordinary objects and
+    /// arrays (a proxy is refused before this): their [[GetOwnProperty]] reads the property
+    /// map, so no guest code runs here.
+    fn enumerable_entries(&mut self, o: &JsObject) -> Result<Vec<(PropertyKey, Option<JsValue>)>> {
         let keys = o.own_property_keys(self.context)?;
         let object = o.borrow();
         let properties = object.properties();
         Ok(keys
             .into_iter()
-            .filter(|key| {
-                !matches!(key, PropertyKey::Symbol(_))
-                    && properties
-                        .get(key)
-                        .is_some_and(|d| d.enumerable() == Some(true))
+            .filter_map(|key| {
+                if matches!(key, PropertyKey::Symbol(_)) {
+                    return None;
+                }
+                let d = properties.get(&key)?;
+                if d.enumerable() != Some(true) {
+                    return None;
+                }
+                let value = d
+                    .is_data_descriptor()
+                    .then(|| d.value().cloned().unwrap_or_default());
+                Some((key, value))
             })
             .collect())
     }
 
-    /// HTML's "if ! HasOwnProperty(value, key), let v be ? Get(value, key)": a property a
-    /// getter deleted meanwhile is skipped, a data property is read as is, and only an
-    /// accessor runs guest code.
-    fn own_value(&mut self, o: &JsObject, key: &PropertyKey) -> Result<Option<JsValue>> {
-        let descriptor = o.borrow().properties().get(key);
-        Ok(match descriptor {
-            None => None,
-            Some(d) if d.is_data_descriptor() => Some(d.value().cloned().unwrap_or_default()),
-            Some(_) => Some(o.get(key.clone(), self.context)?),
-        })
+    /// The entries' values, as HTML reads them: "if ! HasOwnProperty(value, key), let v be ?
+    /// Get(value, key)". Until a getter runs, no guest code has, so the values read with the
+    /// keys still stand; after one, each property is read again (a getter may have deleted
+    /// or changed it), and only an accessor runs guest code.
+    fn own_values(
+        &mut self,
+        o: &JsObject,
+        entries: Vec<(PropertyKey, Option<JsValue>)>,
+    ) -> Result<Vec<(PropertyKey, JsValue)>> {
+        let mut getter_ran = false;
+        let mut out = Vec::with_capacity(entries.len());
+        for (key, value) in entries {
+            let value = match value {
+                Some(v) if !getter_ran => v,
+                _ => {
+                    getter_ran = true;
+                    let descriptor = o.borrow().properties().get(&key);
+                    match descriptor {
+                        None => continue,
+                        Some(d) if d.is_data_descriptor() => d.value().cloned().unwrap_or_default(),
+                        Some(_) => o.get(key.clone(), self.context)?,
+                    }
+                }
+            };
+            out.push((key, value));
+        }
+        Ok(out)
     }
 
     fn fill(&mut self, task: Task) -> Result<()> {
@@ -390,14 +417,12 @@ impl Walker<'_> {
         } = task;
         let filled = match kind {
             Kind::Plain => {
-                let mut entries = Vec::new();
-                for key in self.enumerable_keys(&o)? {
-                    let Some(v) = self.own_value(&o, &key)? else {
-                        continue;
-                    };
-                    let (name, seg) = key_text(&key);
-                    self.charge(name.byte_len(), &path)?;
-                    let v = self.value(&v, &path.child(seg))?;
+                let keys = self.enumerable_entries(&o)?;
+                let mut entries = Vec::with_capacity(keys.len());
+                for (key, v) in self.own_values(&o, keys)? {
+                    let name = key_text(&key);
+                    self.charge(name.byte_len(), At::here(&path))?;
+                    let v = self.value(&v, At::below(&path, Seg::Key(&name)))?;
                     entries.push((name, v));
                 }
                 Object::Plain(entries)
@@ -407,25 +432,19 @@ impl Walker<'_> {
                     Some(Object::Array { length, .. }) => *length,
                     _ => 0,
                 };
-                let mut elements = Vec::new();
+                let keys = self.enumerable_entries(&o)?;
+                let mut elements = Vec::with_capacity(keys.len());
                 let mut extra = Vec::new();
-                for key in self.enumerable_keys(&o)? {
-                    let (name, seg) = key_text(&key);
-                    let index = match &key {
-                        PropertyKey::Index(i) => Some(i.get()),
-                        _ => None,
-                    };
-                    let Some(v) = self.own_value(&o, &key)? else {
+                for (key, v) in self.own_values(&o, keys)? {
+                    if let PropertyKey::Index(i) = &key {
+                        let i = i.get();
+                        elements.push((i, self.value(&v, At::below(&path, Seg::Index(i)))?));
                         continue;
-                    };
-                    let v = self.value(&v, &path.child(seg))?;
-                    match index {
-                        Some(i) => elements.push((i, v)),
-                        None => {
-                            self.charge(name.byte_len(), &path)?;
-                            extra.push((name, v));
-                        }
                     }
+                    let name = key_text(&key);
+                    let v = self.value(&v, At::below(&path, Seg::Key(&name)))?;
+                    self.charge(name.byte_len(), At::here(&path))?;
+                    extra.push((name, v));
                 }
                 Object::Array {
                     length,
@@ -442,8 +461,8 @@ impl Walker<'_> {
                 })?;
                 let mut entries = Vec::with_capacity(raw.len());
                 for (i, (k, v)) in raw.into_iter().enumerate() {
-                    let k = self.value(&k, &path.child(PathSeg::Entry(i, "key")))?;
-                    let v = self.value(&v, &path.child(PathSeg::Entry(i, "value")))?;
+                    let k = self.value(&k, At::below(&path, Seg::Entry(i, "key")))?;
+                    let v = self.value(&v, At::below(&path, Seg::Entry(i, "value")))?;
                     entries.push((k, v));
                 }
                 Object::Map(entries)
@@ -458,7 +477,7 @@ impl Walker<'_> {
                 })?;
                 let mut values = Vec::with_capacity(raw.len());
                 for (i, v) in raw.into_iter().enumerate() {
-                    values.push(self.value(&v, &path.child(PathSeg::Entry(i, "value")))?);
+                    values.push(self.value(&v, At::below(&path, Seg::Entry(i, "value")))?);
                 }
                 Object::Set(values)
             }
@@ -477,7 +496,7 @@ impl Walker<'_> {
         let message = if o.has_own_property(js_string!("message"), self.context)? {
             let m = o.get(js_string!("message"), self.context)?;
             let m = m.to_string(self.context)?;
-            self.charge(m.len() * 2, path)?;
+            self.charge(m.len() * 2, At::here(path))?;
             Some(text(&m))
         } else {
             None
@@ -491,14 +510,14 @@ impl Walker<'_> {
         };
         let stack = match stack.as_string() {
             Some(s) => {
-                self.charge(s.len() * 2, path)?;
+                self.charge(s.len() * 2, At::here(path))?;
                 Some(text(&s))
             }
             None => None,
         };
         let cause = if o.has_own_property(js_string!("cause"), self.context)? {
             let c = o.get(js_string!("cause"), self.context)?;
-            Some(self.value(&c, &path.child(PathSeg::Key("cause".into())))?)
+            Some(self.value(&c, At::below(path, Seg::Name("cause")))?)
         } else {
             None
         };
@@ -511,23 +530,23 @@ impl Walker<'_> {
     }
 }
 
-fn key_text(key: &PropertyKey) -> (Text, PathSeg) {
+fn key_text(key: &PropertyKey) -> Text {
     match key {
-        PropertyKey::String(s) => {
-            let t = text(s);
-            let seg = PathSeg::Key(t.to_lossy());
-            (t, seg)
-        }
-        PropertyKey::Index(i) => (
-            Text::Utf8(i.get().to_string()),
-            PathSeg::Index(u64::from(i.get())),
-        ),
-        PropertyKey::Symbol(_) => (Text::Utf8(String::new()), PathSeg::Key(String::new())),
+        PropertyKey::String(s) => text(s),
+        PropertyKey::Index(i) => Text::Utf8(i.get().to_string()),
+        PropertyKey::Symbol(_) => Text::Utf8(String::new()),
     }
 }
 
 /// Boundary text from a JS string, keeping lone surrogates.
 pub fn text(s: &JsString) -> Text {
+    // Most text is ASCII held as Latin-1: one copy, no per-character decoding.
+    if let JsStrVariant::Latin1(bytes) = s.as_str().variant()
+        && bytes.is_ascii()
+        && let Ok(ascii) = std::str::from_utf8(bytes)
+    {
+        return Text::Utf8(ascii.to_owned());
+    }
     match s.to_std_string() {
         Ok(s) => Text::Utf8(s),
         Err(_) => Text::Utf16(s.to_vec()),

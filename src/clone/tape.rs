@@ -11,6 +11,14 @@
 //! A value is a tag ([`value`]) and its payload. A string is taken from `text`/`lens` in
 //! order: `lens[i] >= 0` is that many UTF-16 units of `text`; `-(n + 1)` is `n` units of
 //! `wide`, for text with lone surrogates (which a Rust `String` cannot hold).
+//!
+//! A property key is a key id: `k >= 0` is the key first seen as id `k`; `-1` is a new key
+//! (the next id), its string following. Models repeat their keys, and the decoder makes
+//! each distinct key once.
+
+use std::collections::hash_map::Entry;
+
+use rustc_hash::FxHashMap;
 
 use crate::value::{ErrorName, Graph, Object, Text, Value, ViewKind};
 
@@ -131,10 +139,18 @@ impl Tape {
         }
     }
 
-    fn entries(&mut self, entries: &[(Text, Value)]) {
+    fn entries<'g>(&mut self, entries: &'g [(Text, Value)], keys: &mut FxHashMap<&'g Text, u32>) {
         self.count(entries.len());
         for (k, v) in entries {
-            self.text(k);
+            let next = u32::try_from(keys.len()).unwrap_or(u32::MAX);
+            match keys.entry(k) {
+                Entry::Occupied(id) => self.num(f64::from(*id.get())),
+                Entry::Vacant(slot) => {
+                    slot.insert(next);
+                    self.num(-1.0);
+                    self.text(k);
+                }
+            }
             self.value(v);
         }
     }
@@ -216,9 +232,10 @@ pub fn encode(graph: &Graph) -> Tape {
             }
         }
     }
+    let mut keys = FxHashMap::default();
     for object in &graph.objects {
         match object {
-            Object::Plain(entries) => t.entries(entries),
+            Object::Plain(entries) => t.entries(entries, &mut keys),
             Object::Array {
                 elements, extra, ..
             } => {
@@ -227,7 +244,7 @@ pub fn encode(graph: &Graph) -> Tape {
                     t.num(f64::from(*index));
                     t.value(v);
                 }
-                t.entries(extra);
+                t.entries(extra, &mut keys);
             }
             Object::Map(entries) => {
                 t.count(entries.len());
@@ -276,6 +293,7 @@ mod tests {
         at: usize,
         w: usize,
         b: usize,
+        keys: Vec<Text>,
     }
 
     impl Reader<'_> {
@@ -320,9 +338,18 @@ mod tests {
                 other => panic!("value tag {other}"),
             }
         }
+        fn key(&mut self) -> Text {
+            let id = self.num();
+            if id >= 0.0 {
+                return self.keys[id as usize].clone();
+            }
+            let k = self.text();
+            self.keys.push(k.clone());
+            k
+        }
         fn entries(&mut self) -> Vec<(Text, Value)> {
             (0..self.usize())
-                .map(|_| (self.text(), self.value()))
+                .map(|_| (self.key(), self.value()))
                 .collect()
         }
     }
@@ -335,6 +362,7 @@ mod tests {
             at: 0,
             w: 0,
             b: 0,
+            keys: Vec::new(),
         };
         let n = r.usize();
         let mut objects = Vec::new();
@@ -434,6 +462,7 @@ mod tests {
         "(() => { const b = new ArrayBuffer(16); new Uint8Array(b).set([1, 2, 3, 255]); return [b, new Uint8Array(b, 1, 2), new Int16Array(b, 2, 3), new Float64Array(b, 8, 1), new DataView(b, 4, 8), new BigInt64Array(2), new Uint8ClampedArray([300])] })()",
         "[Object(true), Object(false), Object(1.5), Object('str\\u00e9'), Object(7n)]",
         "(() => { const o = { name: 'cycle' }; o.self = o; o.list = [o, o]; return o })()",
+        "[{ id: 1, name: 'a' }, { name: 'b', id: 2 }, Object.assign([0], { id: 'extra' }), { '\\ud800': 1, id: 3 }]",
     ];
 
     #[test]

@@ -4,10 +4,13 @@
 //! through the intrinsic methods, never through `[[Set]]` or a method lookup, so guest
 //! setters on `Object.prototype` or a patched `Map.prototype.set` never run here.
 
+use boa_engine::builtins::object::OrdinaryObject;
 use boa_engine::object::builtins::{
     AlignedVec, JsArray, JsArrayBuffer, JsDate, JsMap, JsRegExp, JsSet,
 };
 use boa_engine::property::PropertyDescriptor;
+use rustc_hash::FxHashMap;
+
 use boa_engine::{
     Context, JsBigInt, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, js_string,
 };
@@ -62,6 +65,8 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
             other => primitive(other, context)?,
         })
     };
+    // Models repeat their keys: each distinct key becomes a guest string once.
+    let mut keys: FxHashMap<&Text, JsString> = FxHashMap::default();
     for (i, object) in graph.objects.iter().enumerate() {
         let target = lookup(&ObjId(u32::try_from(i).unwrap_or(u32::MAX)))?;
         match object {
@@ -71,8 +76,9 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
                 // place), so the generic define path is skipped.
                 for (k, v) in entries {
                     let v = value(v, context)?;
+                    let key = keys.entry(k).or_insert_with(|| text(k)).clone();
                     target.insert_property(
-                        text(k),
+                        key,
                         PropertyDescriptor::builder()
                             .value(v)
                             .writable(true)
@@ -86,9 +92,22 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
                 elements,
                 extra,
             } => {
+                // A fresh array of length 0: each index is inserted as CreateDataProperty
+                // would define it (ascending indices fill its dense storage), and the
+                // length, at least one past the last index, is set after.
                 for (index, v) in elements {
+                    if *index >= *length {
+                        return Err(malformed("an array element at or past its length"));
+                    }
                     let v = value(v, context)?;
-                    target.create_data_property_or_throw(*index, v, context)?;
+                    target.insert_property(
+                        *index,
+                        PropertyDescriptor::builder()
+                            .value(v)
+                            .writable(true)
+                            .enumerable(true)
+                            .configurable(true),
+                    );
                 }
                 target.set(js_string!("length"), *length, true, context)?;
                 for (k, v) in extra {
@@ -206,7 +225,14 @@ pub(crate) fn define_hidden(
 fn shell(object: &Object, context: &mut Context) -> JsResult<JsObject> {
     let ctors = context.intrinsics().constructors();
     Ok(match object {
-        Object::Plain(_) => JsObject::with_object_proto(context.intrinsics()),
+        // A shared shape, as an object literal gets: objects with the same keys share one
+        // layout (and the guest's property caches hit), instead of a hash table each.
+        Object::Plain(_) => JsObject::new(
+            context.root_shape(),
+            context.intrinsics().constructors().object().prototype(),
+            OrdinaryObject,
+        )
+        .upcast(),
         Object::Array { .. } => JsArray::new(context)?.into(),
         Object::Map(_) => JsMap::new(context).into(),
         Object::Set(_) => JsSet::new(context).into(),

@@ -107,6 +107,14 @@ fn values_cross_with_the_structure_structured_clone_gives() {
         "(() => { const o = { name: 'cycle' }; o.self = o; o.list = [o, o, { back: o }]; const m = new Map(); m.set(m, o); o.m = m; return o })()",
         "(() => { class Point { constructor() { this.x = 1 } get y() { return 2 } } return [new Point(), Object.create({ inherited: 1 }, { own: { value: 'o', enumerable: true } })] })()",
         "(() => { const o = {}; Object.defineProperty(o, 'hidden', { value: 1, enumerable: false }); o.shown = 2; return o })()",
+        // Keys repeat across objects (each crosses once, then by id), in other orders, with
+        // names Object.prototype has and lone surrogates.
+        "[{ id: 1, name: 'a', toString: 't' }, { name: 'b', id: 2, ['__proto__']: 1 }, { ['\\ud800']: 1, id: 3, valueOf: 'v' }, { ['\\ud800']: 2, hasOwnProperty: 0, name: 'c' }, Object.assign([0], { id: 'extra', name: 'n' })]",
+        // Arrays: dense with extras, holes with as many keys as the length, dense ones
+        // with another prototype, and plain objects without Object.prototype.
+        "[Object.assign([1, 2], { x: 1 }), Object.assign([1, , 3], { x: 'extra' }), Object.assign([, 2], { y: 1 }), Object.setPrototypeOf([1, 2], Object.prototype), Object.assign(Object.create(null), { a: 1 }), Object.setPrototypeOf(Object(1), Object.prototype)]",
+        // Wrappers and dates cross with their internal values, whatever methods they own.
+        "(() => { const n = Object(1), d = new Date(5), s = Object('s'); n.valueOf = () => 5; d.getTime = () => 7; s.valueOf = () => 'x'; return [n, d, s] })()",
     ];
     let same = js(include_str!("same_structure.js"));
     let same: &Function = same.unchecked_ref();
@@ -201,5 +209,38 @@ fn host_getters_run_once_each_in_order() {
     assert_eq!(
         realm.eval("z instanceof RangeError && z.message".into(), JsValue::UNDEFINED).expect("eval"),
         JsValue::from_str("kept")
+    );
+}
+
+/// Values leaving a realm are defined on the host's objects, never assigned through its
+/// prototypes: a host setter on `Object.prototype` or `Array.prototype` (or the page's own
+/// `__proto__` accessor) never runs, and every key lands as an own data property. (Index
+/// setters on `Array.prototype` are not tried: they break every array on the page.)
+#[wasm_bindgen_test]
+fn host_prototype_setters_never_run_when_values_leave() {
+    js("globalThis.setterLog = [];
+        Object.defineProperty(Object.prototype, 'trap', { set(v) { setterLog.push('trap'); }, configurable: true });
+        Object.defineProperty(Object.prototype, 'frozen', { value: 'proto', writable: false, configurable: true });
+        Object.defineProperty(Array.prototype, 'extra', { set(v) { setterLog.push('extra'); }, configurable: true });");
+    let realm = RawRealm::new(JsValue::UNDEFINED).expect("realm");
+    let out = realm
+        .eval(
+            "[{ trap: 1, frozen: 2, ['__proto__']: 3, plain: 4 }, { plain: 5, trap: 6 }, Object.assign(['a', 'b', 'c'], { extra: 7 })]"
+                .into(),
+            JsValue::UNDEFINED,
+        )
+        .expect("eval");
+    let check = js("(out) => JSON.stringify([
+        setterLog,
+        out.map((o) => Object.keys(o)),
+        out.map((o) => Object.keys(o).map((k) => Object.getOwnPropertyDescriptor(o, k).value)),
+        Object.getPrototypeOf(out[0]) === Object.prototype,
+        Array.isArray(out[2]) && out[2].length,
+    ])");
+    let got = check.unchecked_ref::<Function>().call1(&JsValue::UNDEFINED, &out).expect("check");
+    js("delete Object.prototype.trap; delete Object.prototype.frozen; delete Array.prototype.extra;");
+    assert_eq!(
+        got.as_string().as_deref(),
+        Some(r#"[[],[["trap","frozen","__proto__","plain"],["plain","trap"],["0","1","2","extra"]],[[1,2,3,4],[5,6],["a","b","c",7]],true,3]"#)
     );
 }
