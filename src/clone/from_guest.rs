@@ -13,10 +13,9 @@ use boa_engine::object::builtins::{
     JsArrayBuffer, JsDataView, JsDate, JsMap, JsProxy, JsRegExp, JsSet, JsTypedArray,
 };
 use boa_engine::property::PropertyKey;
-use rustc_hash::FxHashMap;
-
 use boa_engine::string::JsStrVariant;
 use boa_engine::{Context, JsError, JsObject, JsString, JsValue, JsVariant, js_string};
+use rustc_hash::FxHashMap;
 
 use crate::error::{Limit, SandboxError};
 use crate::value::{

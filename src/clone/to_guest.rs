@@ -77,14 +77,7 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
                 for (k, v) in entries {
                     let v = value(v, context)?;
                     let key = keys.entry(k).or_insert_with(|| text(k)).clone();
-                    target.insert_property(
-                        key,
-                        PropertyDescriptor::builder()
-                            .value(v)
-                            .writable(true)
-                            .enumerable(true)
-                            .configurable(true),
-                    );
+                    target.insert_property(key, data_property(v));
                 }
             }
             Object::Array {
@@ -100,14 +93,7 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
                         return Err(malformed("an array element at or past its length"));
                     }
                     let v = value(v, context)?;
-                    target.insert_property(
-                        *index,
-                        PropertyDescriptor::builder()
-                            .value(v)
-                            .writable(true)
-                            .enumerable(true)
-                            .configurable(true),
-                    );
+                    target.insert_property(*index, data_property(v));
                 }
                 target.set(js_string!("length"), *length, true, context)?;
                 for (k, v) in extra {
@@ -201,6 +187,16 @@ fn primitive(v: &Value, _context: &mut Context) -> JsResult<JsValue> {
 
 fn bigint(s: &str) -> JsResult<JsBigInt> {
     JsBigInt::from_string(s).ok_or_else(|| malformed("BigInt is not a decimal integer"))
+}
+
+/// What CreateDataProperty defines: a writable, enumerable, configurable data property.
+fn data_property(value: JsValue) -> PropertyDescriptor {
+    PropertyDescriptor::builder()
+        .value(value)
+        .writable(true)
+        .enumerable(true)
+        .configurable(true)
+        .build()
 }
 
 /// Defines a writable, configurable, non-enumerable data property (how builtins are laid out).
