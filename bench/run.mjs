@@ -41,6 +41,8 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--no-first-run',
   '--disable-sync',
 ];
+// Frames as fast as the page can make them, for the unpaced frame-gap rows.
+const UNPACED_ARGS = ['--disable-gpu-vsync', '--disable-frame-rate-limit'];
 
 // --- preflight ------------------------------------------------------------------------------
 
@@ -305,6 +307,25 @@ try {
     }
     log(`frame gap: ${Object.keys(raw.frameGap).map((k) => `${k} ${fmtMs(median(raw.frameGap[k].map((x) => x.maxGapMs)))}`).join(', ')}`);
     await page.close();
+
+    // The same, in a browser whose frames are not paced to 60 Hz: a frame starts as soon as the
+    // page's thread is free, so the largest gap is the longest the page could not paint. Paced,
+    // headless Chromium's own jitter puts even the idle page's gap above 16 ms. Its own browser,
+    // so the unpaced frames' load touches no other figure.
+    const unpaced = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...UNPACED_ARGS] });
+    try {
+      const uctx = await unpaced.newContext();
+      uctx.on('request', (r) => { if (!r.url().startsWith(origin)) external.push(r.url()); });
+      const upage = await openPage(uctx);
+      await upage.bringToFront();
+      raw.frameGapUnpaced = { idle: [], loop: [], regex: [] };
+      for (let i = 0; i < 3; i++) {
+        for (const what of ['idle', 'loop', 'regex']) raw.frameGapUnpaced[what].push(await upage.evaluate((w) => bench.frameGap(w), what));
+      }
+      log(`frame gap, unpaced: ${Object.keys(raw.frameGapUnpaced).map((k) => `${k} ${fmtMs(median(raw.frameGapUnpaced[k].map((x) => x.maxGapMs)))}`).join(', ')}`);
+    } finally {
+      await unpaced.close();
+    }
   }
 
   // Cards: the card runtime and one card module in each engine (bench/README.md, "Cards"),
@@ -444,9 +465,12 @@ if (!R.fatal && want('main')) {
   }, hardOk ? '42' : 'FAILED', 'median of 3');
 
   const fg = R.frameGap;
-  for (const [what, label] of [['idle', 'largest frame gap, idle page (baseline)'], ['loop', 'largest frame gap, Compartment runaway while(true) 1 s'], ['regex', 'largest frame gap, Compartment runaway regex + kill + respawn']]) {
-    row(label, { realm: null, compartment: median(fg[what].map((x) => x.maxGapMs)), quickjs: null, v8: null }, '—',
-      `median of 3 (max ${fmtMs(Math.max(...fg[what].map((x) => x.maxGapMs)))}); ${median(fg[what].map((x) => x.frames))} frames in ${fmtMs(median(fg[what].map((x) => x.ms)))}`);
+  const fgu = R.frameGapUnpaced;
+  for (const [set, pacing] of [[fg, '60 Hz frames'], [fgu, 'unpaced frames']]) {
+    for (const [what, label] of [['idle', 'idle page (baseline)'], ['loop', 'Compartment runaway while(true) 1 s'], ['regex', 'Compartment runaway regex + kill + respawn']]) {
+      row(`largest frame gap, ${pacing}, ${label}`, { realm: null, compartment: median(set[what].map((x) => x.maxGapMs)), quickjs: null, v8: null }, '—',
+        `median of 3 (max ${fmtMs(Math.max(...set[what].map((x) => x.maxGapMs)))}); ${median(set[what].map((x) => x.frames))} frames in ${fmtMs(median(set[what].map((x) => x.ms)))}`);
+    }
   }
 
   // --- targets
@@ -494,11 +518,15 @@ if (!R.fatal && want('main')) {
   const hkTotal = median(hk.compartment.map((x) => x.stopMs - 100 + x.nextMs));
   target('hard kill plus respawn ≤ 150 ms', `${fmtMs(hkTotal)} past the deadline (call → rejection ${fmtMs(hkStop)}, then ${fmtMs(hkNext)} to the next answer)`, hkTotal <= 150,
     'regex via Compartment, timeoutMs 100, default graceMs 100; measured from the deadline (call + 100 ms) to the next call\'s answer');
-  const gapLoop = median(fg.loop.map((x) => x.maxGapMs));
-  const gapRegex = median(fg.regex.map((x) => x.maxGapMs));
-  const gap = Math.max(gapLoop, gapRegex);
-  target('largest frame gap during a runaway ≤ 16 ms', `${fmtMs(gap)} (loop ${fmtMs(gapLoop)}, regex + kill ${fmtMs(gapRegex)}; idle page ${fmtMs(median(fg.idle.map((x) => x.maxGapMs)))})`, gap <= 16,
-    'largest interval between requestAnimationFrame callbacks on the page');
+  const gapOf = (set) => {
+    const loop = median(set.loop.map((x) => x.maxGapMs));
+    const regex = median(set.regex.map((x) => x.maxGapMs));
+    return { loop, regex, worst: Math.max(loop, regex), idle: median(set.idle.map((x) => x.maxGapMs)) };
+  };
+  const gu = gapOf(fgu);
+  const gp = gapOf(fg);
+  target('largest frame gap during a runaway ≤ 16 ms', `${fmtMs(gu.worst)} unpaced (loop ${fmtMs(gu.loop)}, regex + kill ${fmtMs(gu.regex)}; idle page ${fmtMs(gu.idle)}); at 60 Hz ${fmtMs(gp.worst)}, idle page ${fmtMs(gp.idle)}`, gu.worst <= 16,
+    'largest interval between requestAnimationFrame callbacks on the page, judged with unpaced frames (--disable-gpu-vsync --disable-frame-rate-limit), where the gap is the time the page could not paint; at 60 Hz headless Chromium\'s pacing alone exceeds 16 ms');
   const s = R.sizes;
   target('wasm ≤ 1.5 MB gzipped', `${fmtBytes(s.realmWasm.gzip)} (gzip -6; -9: ${s.realmWasm.gzip9.toLocaleString('en-US')} B)`, s.realmWasm.gzip <= 1_500_000,
     `1.5 MB = 1,500,000 bytes; raw ${fmtBytes(s.realmWasm.raw)}, brotli ${fmtBytes(s.realmWasm.brotli)}`);
