@@ -68,11 +68,15 @@ fn json_agrees_with_the_browser() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The answers tests/engine.rs requires for locals read in place and for `using` as a name
-/// are still V8's own.
+/// The answers tests/engine.rs requires for locals read in place, for `using` as a name and
+/// for the fast paths of patches 19-21 are still V8's own.
 #[wasm_bindgen_test]
 fn locals_and_using_cases_are_v8s() {
-    for (source, want) in LOCALS_CASES.iter().chain(USING_AS_A_NAME) {
+    for (source, want) in LOCALS_CASES
+        .iter()
+        .chain(USING_AS_A_NAME)
+        .chain(FAST_PATH_CASES)
+    {
         // In a `Function` body: sloppy, as a guest script is (`js_sys::eval` runs in the
         // glue module's strict code, and some cases need sloppy mode).
         let v8 = js_sys::Function::new_no_args(&format!("return {}", json_of(source)))

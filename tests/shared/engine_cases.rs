@@ -390,6 +390,55 @@ const LOCALS_CASES: &[(&str, &str)] = &[
     (r#"(function () { let n = 0; const o = { get m() { n++; return function (v) { return [this === o, v, n] } } }; return o.m(n) })()"#, r#"[true,1,1]"#),
 ];
 
+/// Patches 19-21: `sort` reads and writes a dense array's elements directly, an object
+/// literal adds a new key in one step, and a global name is read without re-resolving its
+/// binding. Each case, with V8's answer, sits where a fast path could see something the full
+/// path would not: holes and inherited elements, a comparator that shrinks, freezes,
+/// redefines or grows the array, duplicate and accessor keys, `__proto__`, index keys,
+/// non-extensible targets, `with`, global getters and deleted globals.
+#[allow(dead_code)]
+const FAST_PATH_CASES: &[(&str, &str)] = &[
+    // sort on dense arrays (patch 19)
+    (r#"[3, 1, 2].sort()"#, r#"[1,2,3]"#),
+    (r#"(() => { const a = [3, , 1]; a.sort(); return [a, a.length, 1 in a, 2 in a] })()"#, r#"[[1,3,null],3,true,false]"#),
+    (r#"(() => { Array.prototype[1] = 'p'; try { const a = [3, , 1]; a.sort(); return [a.join(), a.hasOwnProperty(1), a.length] } finally { delete Array.prototype[1] } })()"#, r#"["1,3,p",true,3]"#),
+    (r#"(() => { const a = [5, 4, 3, 2, 1]; a.sort((x, y) => { a.length = 2; return x - y }); return [a.length, a.join()] })()"#, r#"[5,"1,2,3,4,5"]"#),
+    (r#"(() => { const a = [2, 1]; try { a.sort((x, y) => { Object.freeze(a); return x - y }) } catch (e) { return [e.name, a.join()] } return 'no error' })()"#, r#"["TypeError","2,1"]"#),
+    (r#"(() => { const a = [2, 1, 3]; const seen = []; a.sort((x, y) => { Object.defineProperty(a, 0, { set(v) { seen.push(v) }, get() { return 'g' }, configurable: true }); return x - y }); return [a[0], a[1], a[2], seen] })()"#, r#"["g",2,3,[1]]"#),
+    (r#"(() => { const a = [3, 1, 2]; a.sort((x, y) => { Object.preventExtensions(a); return x - y }); return [a.join(), Object.isExtensible(a)] })()"#, r#"["1,2,3",false]"#),
+    (r#"[3, 1, 2.5, 'x', 1e21, -0].sort()"#, r#"[0,1,1e+21,2.5,3,"x"]"#),
+    (r#"[3, 1, 2.5, { v: 0 }, 'x'].sort((a, b) => String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0)"#, r#"[1,2.5,3,{"v":0},"x"]"#),
+    (r#"Array.prototype.sort.call({ length: 3, 0: 'c', 1: 'a', 2: 'b' })"#, r#"{"0":"a","1":"b","2":"c","length":3}"#),
+    (r#"(() => { const a = [3, , 1]; return [a.toSorted(), a.length, 1 in a] })()"#, r#"[[1,3,null],3,false]"#),
+    (r#"(() => { class A extends Array {} const a = A.from([3, 1, 2]).sort(); return [a, a instanceof A] })()"#, r#"[[1,2,3],true]"#),
+    (r#"(() => { const a = [3, 1, 2]; let n = 0; a.sort((x, y) => { if (n++ === 0) a.push(9); return x - y }); return a })()"#, r#"[1,2,3,9]"#),
+    (r#"(() => { const a = [3, 1, 2]; try { a.sort((x, y) => { throw new RangeError('stop') }) } catch (e) { return [e.name, a] } })()"#, r#"["RangeError",[3,1,2]]"#),
+    (r#"(() => { const a = []; for (let i = 0; i < 300; i++) a.push({ id: i, k: (i * 7919) % 300 }); a.sort((x, y) => x.k - y.k); return [a[0].id, a[150].id, a[299].id, a.length] })()"#, r#"[0,150,121,300]"#),
+    // object literal keys (patch 20)
+    (r#"({ a: 1, b: 2, a: 3 })"#, r#"{"a":3,"b":2}"#),
+    (r#"(() => { const o = { get a() { return 1 }, a: 2 }; const d = Object.getOwnPropertyDescriptor(o, 'a'); return [o.a, 'value' in d, d.writable, d.enumerable] })()"#, r#"[2,true,true,true]"#),
+    (r#"(() => { const o = { a: 1, get a() { return 2 } }; return [o.a, typeof Object.getOwnPropertyDescriptor(o, 'a').get] })()"#, r#"[2,"function"]"#),
+    (r#"(() => { const p = { inherited: 1 }; const o = { __proto__: p, own: 2 }; return [o.inherited, Object.keys(o), Object.getPrototypeOf(o) === p] })()"#, r#"[1,["own"],true]"#),
+    (r#"(() => { const o = { ['__proto__']: 1, x: 2 }; return [Object.keys(o), Object.getPrototypeOf(o) === Object.prototype] })()"#, r#"[["__proto__","x"],true]"#),
+    (r#"[Object.keys({ b: 'b', 1: 'a', '2': 'c', '01': 'd' }), { 1: 'a', b: 'b' }[1]]"#, r#"[["1","2","b","01"],"a"]"#),
+    (r#"({ ...{ a: 1, b: 2 }, a: 3, c: 4 })"#, r#"{"a":3,"b":2,"c":4}"#),
+    (r#"(() => { const a = { x: 1 }, b = { x: 2 }; b.y = 3; return [Object.keys(a), Object.keys(b), a.y, b.y] })()"#, r#"[["x"],["x","y"],null,3]"#),
+    (r#"(() => { try { class C { static { Object.preventExtensions(this) } static x = 1 } return 'no error' } catch (e) { return e.name } })()"#, r#""TypeError""#),
+    (r#"(() => { class C { static x = 1; static x = 2 } return C.x })()"#, r#"2"#),
+    (r#"Object.keys({ a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, i: 9, j: 10, k: 11, l: 12, m: 13, n: 14, o: 15, p: 16, q: 17, r: 18, s: 19, t: 20, u: 21, v: 22, w: 23, x: 24, y: 25, z: 26, aa: 27, ab: 28, ac: 29, ad: 30, ae: 31, af: 32, ag: 33 }).join()"#, r#""a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,aa,ab,ac,ad,ae,af,ag""#),
+    (r#"[({ toString() { return 'mine' } }) + '', ({ valueOf: () => 41 }) + 1]"#, r#"["mine",42]"#),
+    (r#"(() => { const xs = []; for (let i = 0; i < 3; i++) xs.push({ i, sq: i * i }); xs[1].extra = true; return xs })()"#, r#"[{"i":0,"sq":0},{"i":1,"sq":1,"extra":true},{"i":2,"sq":4}]"#),
+    (r#"(() => { const o = { a: 1 }; delete o.a; const p = { a: 2 }; return [o, p, Object.keys(p)] })()"#, r#"[{},{"a":2},["a"]]"#),
+    (r#"(() => { const o = Object.freeze({ a: 1 }); const p = { a: 1 }; return [Object.isFrozen(o), Object.isFrozen(p), (p.a = 5, p.a)] })()"#, r#"[true,false,5]"#),
+    // global names (patch 21)
+    (r#"(() => { globalThis.g21a = 1; const f = () => g21a; const r = [f()]; globalThis.g21a = 2; r.push(f()); delete globalThis.g21a; try { f() } catch (e) { r.push(e.name + ': ' + e.message) } return r })()"#, r#"[1,2,"ReferenceError: g21a is not defined"]"#),
+    (r#"(() => { globalThis.gw21 = 'global'; const o = { gw21: 'with' }; let r; with (o) { r = (() => gw21)() } delete globalThis.gw21; return [r, (() => { try { return gw21 } catch (e) { return e.name } })()] })()"#, r#"["with","ReferenceError"]"#),
+    (r#"(() => { let n = 0; Object.defineProperty(globalThis, 'gg21', { get() { return ++n }, configurable: true }); const f = () => gg21; const r = [f(), f()]; delete globalThis.gg21; return r })()"#, r#"[1,2]"#),
+    (r#"(() => { Object.prototype.gp21 = 5; try { return (() => gp21)() } finally { delete Object.prototype.gp21 } })()"#, r#"5"#),
+    (r#"[typeof notDeclared21, (() => { try { return notDeclared21 } catch (e) { return e.message } })()]"#, r#"["undefined","notDeclared21 is not defined"]"#),
+    (r#"(() => { globalThis.fib21 = function (n) { return n < 2 ? n : fib21(n - 1) + fib21(n - 2) }; try { return fib21(15) } finally { delete globalThis.fib21 } })()"#, r#"610"#),
+];
+
 /// `using` as a plain name (patch boa_parser-03): Boa lexes it as a keyword and refused it in
 /// expressions, `let using` and `using = ...`. With V8's answers, held as [`LOCALS_CASES`].
 #[allow(dead_code)]
