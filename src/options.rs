@@ -205,7 +205,7 @@ impl RealmOptions {
                 "exposeHandlerAs" => match value {
                     Value::Undefined => {}
                     Value::String(Text::Utf8(name)) => {
-                        options.expose_handler_as = Some(name.clone())
+                        options.expose_handler_as = Some(name.to_string())
                     }
                     _ => {
                         return Err(SandboxError::invalid_option(
@@ -267,7 +267,7 @@ impl EvalOptions {
                 "filename" => match value {
                     Value::Undefined => {}
                     Value::String(Text::Utf8(name)) if !name.is_empty() && name.len() <= 2048 => {
-                        options.filename = name.clone();
+                        options.filename = name.to_string();
                     }
                     _ => {
                         return Err(SandboxError::invalid_option(

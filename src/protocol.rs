@@ -216,7 +216,7 @@ impl<'g> Message<'g> {
     fn get(&self, key: &str) -> Option<&'g Value> {
         self.fields
             .iter()
-            .find(|(k, _)| matches!(k, Text::Utf8(s) if s == key))
+            .find(|(k, _)| matches!(k, Text::Utf8(s) if &**s == key))
             .map(|(_, v)| v)
     }
 
@@ -751,7 +751,7 @@ impl Dispatcher {
 fn stats(realms: usize) -> Graph {
     let c = crate::modules::cache::stats();
     let mut value = Graph::undefined();
-    let field = |k: &str, n: f64| (Text::Utf8(k.to_owned()), Value::Number(n));
+    let field = |k: &str, n: f64| (Text::Utf8(k.into()), Value::Number(n));
     #[allow(clippy::cast_precision_loss)] // counters stay far below 2^53
     let cache = value.push(Object::Plain(vec![
         field("hits", c.hits as f64),
@@ -779,7 +779,7 @@ fn url_list(urls: Vec<String>) -> Graph {
             .map(|(i, u)| {
                 (
                     u32::try_from(i).unwrap_or(u32::MAX),
-                    Value::String(Text::Utf8(u)),
+                    Value::String(Text::Utf8(u.into())),
                 )
             })
             .collect(),

@@ -11,8 +11,8 @@ use std::rc::Rc;
 /// equality is semantic equality.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Text {
-    /// Well-formed text.
-    Utf8(String),
+    /// Well-formed text (shared: a key repeated across a model is one allocation).
+    Utf8(Rc<str>),
     /// Text with lone surrogates.
     Utf16(Vec<u16>),
 }
@@ -22,7 +22,7 @@ impl Text {
     #[must_use]
     pub fn from_utf16(units: &[u16]) -> Self {
         match String::from_utf16(units) {
-            Ok(s) => Text::Utf8(s),
+            Ok(s) => Text::Utf8(s.into()),
             Err(_) => Text::Utf16(units.to_vec()),
         }
     }
@@ -40,7 +40,7 @@ impl Text {
     #[must_use]
     pub fn to_lossy(&self) -> String {
         match self {
-            Text::Utf8(s) => s.clone(),
+            Text::Utf8(s) => s.to_string(),
             Text::Utf16(u) => String::from_utf16_lossy(u),
         }
     }
@@ -48,13 +48,13 @@ impl Text {
 
 impl From<&str> for Text {
     fn from(s: &str) -> Self {
-        Text::Utf8(s.to_owned())
+        Text::Utf8(s.into())
     }
 }
 
 impl From<String> for Text {
     fn from(s: String) -> Self {
-        Text::Utf8(s)
+        Text::Utf8(s.into())
     }
 }
 

@@ -352,7 +352,7 @@ impl Decoder<'_> {
             return Err(malformed());
         }
         self.at += end;
-        Ok((Text::Utf8(rest[..end].to_owned()), units))
+        Ok((Text::Utf8(rest[..end].into()), units))
     }
 
     /// A property key: an id of one seen before, or -1 and a new one.

@@ -12,10 +12,12 @@ use boa_engine::builtins::typed_array::TypedArrayKind;
 use boa_engine::object::builtins::{
     JsArrayBuffer, JsDataView, JsDate, JsMap, JsProxy, JsRegExp, JsSet, JsTypedArray,
 };
-use boa_engine::property::PropertyKey;
+use boa_engine::object::shape::Shape;
+use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::string::JsStrVariant;
 use boa_engine::{Context, JsError, JsObject, JsString, JsValue, JsVariant, js_string};
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 use crate::error::{Limit, SandboxError};
 use crate::value::{
@@ -50,6 +52,9 @@ impl From<JsError> for CloneError {
 
 type Result<T> = std::result::Result<T, CloneError>;
 
+/// A shape's key names, when its objects can be read by their values alone.
+type KeyNames = Option<Rc<[Text]>>;
+
 struct Task {
     object: JsObject,
     id: ObjId,
@@ -73,6 +78,9 @@ struct Walker<'a> {
     seen: FxHashMap<JsObject, ObjId>,
     tasks: Vec<Task>,
     bytes: usize,
+    /// Shared shapes read so far, held so their addresses stay theirs: the key names when
+    /// every property is an enumerable string-keyed data property, else `None`.
+    shapes: FxHashMap<usize, (Shape, KeyNames)>,
 }
 
 /// Converts a guest value to a boundary graph.
@@ -96,6 +104,7 @@ pub fn from_guest(
         seen: FxHashMap::default(),
         tasks: Vec::new(),
         bytes: 0,
+        shapes: FxHashMap::default(),
     };
     let root = walker.value(value, At::here(&Path::root()))?;
     while let Some(task) = walker.tasks.pop() {
@@ -230,7 +239,7 @@ impl Walker<'_> {
             self.charge(source.len() + flags.len(), at)?;
             (
                 Object::RegExp {
-                    source: Text::Utf8(source),
+                    source: Text::Utf8(source.into()),
                     flags,
                 },
                 None,
@@ -354,28 +363,78 @@ impl Walker<'_> {
 
     /// Own enumerable string-keyed properties, in [[OwnPropertyKeys]] order, each with its
     /// value when it is a data property (`None`: an accessor). Only for ordinary objects and
-    /// arrays (a proxy is refused before this): their [[GetOwnProperty]] reads the property
-    /// map, so no guest code runs here.
-    fn enumerable_entries(&mut self, o: &JsObject) -> Result<Vec<(PropertyKey, Option<JsValue>)>> {
-        let keys = o.own_property_keys(self.context)?;
+    /// arrays (a proxy is refused before this): their own keys are their property map's, so
+    /// the map is read directly (indices ascending, then strings in creation order) and no
+    /// guest code runs here.
+    fn enumerable_entries(o: &JsObject) -> Vec<(PropertyKey, Option<JsValue>)> {
         let object = o.borrow();
         let properties = object.properties();
-        Ok(keys
-            .into_iter()
-            .filter_map(|key| {
-                if matches!(key, PropertyKey::Symbol(_)) {
-                    return None;
-                }
-                let d = properties.get(&key)?;
-                if d.enumerable() != Some(true) {
-                    return None;
-                }
+        let mut indexed: Vec<(u32, PropertyDescriptor)> = properties.index_properties().collect();
+        // Dense storage iterates in order; a sparse map does not.
+        if !indexed.is_sorted_by_key(|(i, _)| *i) {
+            indexed.sort_unstable_by_key(|(i, _)| *i);
+        }
+        let indexed = indexed.into_iter().map(|(i, d)| (PropertyKey::from(i), d));
+        indexed
+            .chain(properties.string_properties())
+            .filter(|(_, d)| d.enumerable() == Some(true))
+            .map(|(key, d)| {
                 let value = d
                     .is_data_descriptor()
                     .then(|| d.value().cloned().unwrap_or_default());
-                Some((key, value))
+                (key, value)
             })
-            .collect())
+            .collect()
+    }
+
+    /// A plain object whose shared shape holds only enumerable string-keyed data
+    /// properties: its entries, from the shape's key names (made once per shape) and its
+    /// stored values. `None` for any other object, which takes the generic path.
+    fn entries_by_shape(
+        &mut self,
+        o: &JsObject,
+        path: &Path,
+    ) -> Result<Option<Vec<(Text, Value)>>> {
+        let (keys, values) = {
+            let object = o.borrow();
+            let properties = object.properties();
+            let Some((shape, values)) = properties.shape_and_values() else {
+                return Ok(None);
+            };
+            if !shape.is_shared() {
+                return Ok(None);
+            }
+            let keys = match self.shapes.get(&shape.to_addr_usize()) {
+                Some((_, keys)) => keys.clone(),
+                None => {
+                    let named = properties.string_properties();
+                    let plain = named.len() == values.len()
+                        && named
+                            .iter()
+                            .all(|(_, d)| d.enumerable() == Some(true) && d.is_data_descriptor());
+                    let keys = plain.then(|| {
+                        named
+                            .iter()
+                            .map(|(k, _)| key_text(k))
+                            .collect::<Rc<[Text]>>()
+                    });
+                    self.shapes
+                        .insert(shape.to_addr_usize(), (shape.clone(), keys.clone()));
+                    keys
+                }
+            };
+            let Some(keys) = keys else {
+                return Ok(None);
+            };
+            (keys, values.to_vec())
+        };
+        let mut entries = Vec::with_capacity(keys.len());
+        for (name, v) in keys.iter().zip(values) {
+            self.charge(name.byte_len(), At::here(path))?;
+            let v = self.value(&v, At::below(path, Seg::Key(name)))?;
+            entries.push((name.clone(), v));
+        }
+        Ok(Some(entries))
     }
 
     /// The entries' values, as HTML reads them: "if ! HasOwnProperty(value, key), let v be ?
@@ -416,7 +475,11 @@ impl Walker<'_> {
         } = task;
         let filled = match kind {
             Kind::Plain => {
-                let keys = self.enumerable_entries(&o)?;
+                if let Some(entries) = self.entries_by_shape(&o, &path)? {
+                    self.graph.objects[id.0 as usize] = Object::Plain(entries);
+                    return Ok(());
+                }
+                let keys = Self::enumerable_entries(&o);
                 let mut entries = Vec::with_capacity(keys.len());
                 for (key, v) in self.own_values(&o, keys)? {
                     let name = key_text(&key);
@@ -431,7 +494,7 @@ impl Walker<'_> {
                     Some(Object::Array { length, .. }) => *length,
                     _ => 0,
                 };
-                let keys = self.enumerable_entries(&o)?;
+                let keys = Self::enumerable_entries(&o);
                 let mut elements = Vec::with_capacity(keys.len());
                 let mut extra = Vec::new();
                 for (key, v) in self.own_values(&o, keys)? {
@@ -532,8 +595,8 @@ impl Walker<'_> {
 fn key_text(key: &PropertyKey) -> Text {
     match key {
         PropertyKey::String(s) => text(s),
-        PropertyKey::Index(i) => Text::Utf8(i.get().to_string()),
-        PropertyKey::Symbol(_) => Text::Utf8(String::new()),
+        PropertyKey::Index(i) => Text::Utf8(i.get().to_string().into()),
+        PropertyKey::Symbol(_) => Text::Utf8("".into()),
     }
 }
 
@@ -544,10 +607,10 @@ pub fn text(s: &JsString) -> Text {
         && bytes.is_ascii()
         && let Ok(ascii) = std::str::from_utf8(bytes)
     {
-        return Text::Utf8(ascii.to_owned());
+        return Text::Utf8(ascii.into());
     }
     match s.to_std_string() {
-        Ok(s) => Text::Utf8(s),
+        Ok(s) => Text::Utf8(s.into()),
         Err(_) => Text::Utf16(s.to_vec()),
     }
 }

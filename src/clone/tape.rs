@@ -311,7 +311,7 @@ mod tests {
                 let units: Vec<u16> = self.t.text.encode_utf16().collect();
                 let s = String::from_utf16(&units[self.at..self.at + n as usize]).unwrap();
                 self.at += n as usize;
-                Text::Utf8(s)
+                Text::Utf8(s.into())
             } else {
                 let m = (-n - 1) as usize;
                 self.w += m;
@@ -320,7 +320,7 @@ mod tests {
         }
         fn string(&mut self) -> String {
             match self.text() {
-                Text::Utf8(s) => s,
+                Text::Utf8(s) => s.to_string(),
                 Text::Utf16(_) => panic!("a name with lone surrogates"),
             }
         }

@@ -5,6 +5,7 @@
 //! setters on `Object.prototype` or a patched `Map.prototype.set` never run here.
 
 use boa_engine::builtins::object::OrdinaryObject;
+use boa_engine::object::DataLayout;
 use boa_engine::object::builtins::{
     AlignedVec, JsArray, JsArrayBuffer, JsDate, JsMap, JsRegExp, JsSet,
 };
@@ -65,19 +66,41 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
             other => primitive(other, context)?,
         })
     };
-    // Models repeat their keys: each distinct key becomes a guest string once.
-    let mut keys: FxHashMap<&Text, JsString> = FxHashMap::default();
+    // Models repeat their keys: each distinct key becomes a guest string once, numbered,
+    // and objects with the same keys in the same order share one layout.
+    let mut keys: FxHashMap<&Text, (JsString, u32)> = FxHashMap::default();
+    let mut layouts: FxHashMap<Vec<u32>, Option<DataLayout>> = FxHashMap::default();
+    let mut ids = Vec::new();
     for (i, object) in graph.objects.iter().enumerate() {
         let target = lookup(&ObjId(u32::try_from(i).unwrap_or(u32::MAX)))?;
         match object {
             Object::Plain(entries) => {
-                // The shell is a fresh, extensible ordinary object that no code has seen:
-                // CreateDataProperty on it is an insertion (a repeated key overwrites in
-                // place), so the generic define path is skipped.
+                ids.clear();
+                let mut values = Vec::with_capacity(entries.len());
                 for (k, v) in entries {
-                    let v = value(v, context)?;
-                    let key = keys.entry(k).or_insert_with(|| text(k)).clone();
-                    target.insert_property(key, data_property(v));
+                    values.push(value(v, context)?);
+                    let next = u32::try_from(keys.len()).unwrap_or(u32::MAX);
+                    ids.push(keys.entry(k).or_insert_with(|| (text(k), next)).1);
+                }
+                let layout = match layouts.get(ids.as_slice()) {
+                    Some(layout) => layout.as_ref(),
+                    None => {
+                        let strings: Vec<JsString> =
+                            entries.iter().map(|(k, _)| keys[k].0.clone()).collect();
+                        let proto = context.intrinsics().constructors().object().prototype();
+                        let layout = DataLayout::new(context.root_shape(), Some(proto), &strings);
+                        layouts.entry(ids.clone()).or_insert(layout).as_ref()
+                    }
+                };
+                // The shell is a fresh, extensible ordinary object that no code has seen:
+                // its properties are insertions, laid out in one step where the keys are
+                // distinct non-index strings. Otherwise each is inserted (a repeated key
+                // overwrites in place), still skipping the generic define path.
+                if !layout.is_some_and(|layout| layout.fill(&target, values)) {
+                    for (k, v) in entries {
+                        let v = value(v, context)?;
+                        target.insert_property(keys[k].0.clone(), data_property(v));
+                    }
                 }
             }
             Object::Array {
@@ -95,12 +118,22 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
                     let v = value(v, context)?;
                     target.insert_property(*index, data_property(v));
                 }
-                target.set(js_string!("length"), *length, true, context)?;
+                // Every index is below `length`, so ArraySetLength would delete nothing: the
+                // fresh array's own `length` (writable, neither enumerable nor configurable)
+                // takes the value directly.
+                target.insert_property(
+                    js_string!("length"),
+                    PropertyDescriptor::builder()
+                        .value(*length)
+                        .writable(true)
+                        .enumerable(false)
+                        .configurable(false),
+                );
                 for (k, v) in extra {
                     // Defining `length` with an object value would run ArraySetLength's
                     // ToNumber, i.e. the guest's `valueOf`/`toString`: no graph a host
                     // array produces has it, so it is malformed.
-                    if matches!(k, Text::Utf8(s) if s == "length") {
+                    if matches!(k, Text::Utf8(s) if &**s == "length") {
                         return Err(malformed("an array's extra keys include `length`"));
                     }
                     let v = value(v, context)?;
@@ -168,7 +201,7 @@ fn malformed(what: &str) -> JsError {
 /// A JS string from boundary text, keeping lone surrogates.
 pub fn text(t: &Text) -> JsString {
     match t {
-        Text::Utf8(s) => JsString::from(s.as_str()),
+        Text::Utf8(s) => JsString::from(&**s),
         Text::Utf16(units) => JsString::from(units.as_slice()),
     }
 }
@@ -332,4 +365,39 @@ fn view(
         None,
         context,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    /// The layout applies to the shells `to_guest` makes (so the one-step path is taken),
+    /// and to nothing that has a property already.
+    #[test]
+    fn shells_take_a_layout_in_one_step() {
+        let mut context = Context::default();
+        let keys = [js_string!("a"), js_string!("b")];
+        let proto = context.intrinsics().constructors().object().prototype();
+        let layout = DataLayout::new(context.root_shape(), Some(proto.clone()), &keys).unwrap();
+        let fresh = shell(&Object::Plain(vec![]), &mut context).unwrap();
+        assert!(layout.fill(&fresh, vec![1.into(), 2.into()]));
+        let b = fresh.get(js_string!("b"), &mut context).unwrap();
+        assert_eq!(b.as_number(), Some(2.0));
+        // A second shell gets the same layout; a used one, or wrong values, nothing.
+        let other = shell(&Object::Plain(vec![]), &mut context).unwrap();
+        assert!(!layout.fill(&other, vec![1.into()]));
+        assert!(layout.fill(&other, vec![3.into(), 4.into()]));
+        assert!(!layout.fill(&fresh, vec![5.into(), 6.into()]));
+        assert!(
+            DataLayout::new(
+                context.root_shape(),
+                Some(proto.clone()),
+                &[js_string!("a"), js_string!("a")]
+            )
+            .is_none()
+        );
+        assert!(DataLayout::new(context.root_shape(), Some(proto), &[js_string!("1")]).is_none());
+    }
 }

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use isolated_realm::capabilities;
-use isolated_realm::value::{ErrorName, ViewKind};
+use isolated_realm::value::{ErrorName, ObjId, ViewKind};
 use isolated_realm::{
     ErrorCode, EvalOptions, Graph, HandlerFailure, HostHandler, Limit, Object, Realm, RealmOptions,
     SandboxError, Text, Value,
@@ -611,6 +611,82 @@ fn setters_on_guest_prototypes_do_not_run_during_clone_in() {
     )
     .expect("set");
     truthy(&mut r, "hits === 0 && x.a === 1 && m.get(1) === 2");
+}
+
+/// Objects with the same keys in the same order are laid out together (patch 23): each
+/// must still own its values, take changes alone, and read like a literal's properties.
+#[wasm_bindgen_test(unsupported = test)]
+fn objects_sharing_keys_arrive_each_with_its_own_values() {
+    let mut r = realm();
+    let mut g = Graph::undefined();
+    let list = g.push(Object::Plain(vec![]));
+    let rows: Vec<Vec<(&str, Value)>> = vec![
+        vec![("a", Value::Number(1.0)), ("b", Value::str("x"))],
+        vec![("a", Value::Number(2.0)), ("b", Value::str("y"))],
+        vec![("b", Value::Number(3.0)), ("a", Value::Number(4.0))],
+        vec![("0", Value::Number(5.0)), ("a", Value::Number(6.0))],
+        vec![("a", Value::Number(7.0)), ("a", Value::Number(8.0))],
+        vec![("a", Value::Object(ObjId(1))), ("b", Value::Object(ObjId(0)))],
+        vec![],
+    ];
+    let mut elements = Vec::new();
+    for (i, row) in rows.into_iter().enumerate() {
+        let id = g.push(Object::Plain(
+            row.into_iter().map(|(k, v)| (s(k), v)).collect(),
+        ));
+        elements.push((u32::try_from(i).unwrap(), Value::Object(id)));
+    }
+    g.objects[0] = Object::Array {
+        length: u32::try_from(elements.len()).unwrap(),
+        elements,
+        extra: vec![],
+    };
+    g.root = Value::Object(list);
+    r.set("x", &g).expect("set");
+    for check in [
+        "x.map(o => Object.keys(o).join()).join('|') === 'a,b|a,b|b,a|0,a|a|a,b|'",
+        "x[0].a === 1 && x[0].b === 'x' && x[1].a === 2 && x[1].b === 'y'",
+        "x[2].a === 4 && x[2].b === 3 && x[3][0] === 5 && x[3].a === 6 && x[4].a === 8",
+        "x[5].a === x[0] && x[5].b === x",
+        "x.slice(0, 6).every(o => Object.getPrototypeOf(o) === Object.prototype && Object.isExtensible(o))",
+        "x.slice(0, 6).every(o => Object.values(Object.getOwnPropertyDescriptors(o)).every(d => d.writable && d.enumerable && d.configurable))",
+        // One object's change is its own: no storage or shape is shared by mistake.
+        "x[0].c = 9; delete x[1].a; x[1].b = 'z'; Object.keys(x[0]).join() === 'a,b,c' && Object.keys(x[1]).join() === 'b' && x[0].b === 'x' && x[5].c === undefined",
+        // A read site that saw a literal of the same keys reads crossed objects right.
+        "const read = (o) => o.b; read({ a: 0, b: 'lit' }) === 'lit' && read(x[0]) === 'x' && read(x[5]) === x",
+        "Object.defineProperty(x[5], 'a', { get() { return 'g' } }); x[5].a === 'g' && x[0].a === 1",
+    ] {
+        truthy(&mut r, check);
+    }
+}
+
+/// Plain objects of one shape leave by that shape's key names (patch 23): objects whose
+/// shape has a hidden, symbol-keyed or accessor property, an index key, or a getter that
+/// changes a later one, must still leave exactly as JSON sees them.
+#[wasm_bindgen_test(unsupported = test)]
+fn objects_sharing_a_shape_leave_with_their_own_keys_and_values() {
+    let mut r = realm();
+    ok(
+        &mut r,
+        "globalThis.later = { x: 1, y: 2 }; globalThis.gone = { x: 1, y: 2 };
+         globalThis.v = [
+           { x: 1, y: 2 }, { x: 3, y: 4 },
+           Object.defineProperty({ x: 5, y: 6 }, 'y', { enumerable: false }),
+           { x: 7, y: 8, [Symbol('s')]: 9 },
+           { x: 10, get y() { return 11 } },
+           Object.assign(Object.create(null), { x: 12, y: 13 }),
+           new (class { constructor() { this.x = 14; this.y = 15 } })(),
+           { 1: 'i', x: 16, y: 17 },
+           later, gone,
+           { get g() { later.x = 99; delete gone.y; return 1 } },
+         ]; 0",
+    );
+    let g = ok(&mut r, "v");
+    r.set("back", &g).expect("set");
+    truthy(
+        &mut r,
+        "JSON.stringify(back) === JSON.stringify(v) && back[8].x === 99 && !('y' in back[9])",
+    );
 }
 
 // ---------------------------------------------------------------- refused values

@@ -1223,7 +1223,7 @@ fn message_id(g: &Graph) -> Option<u64> {
     };
     let id = fields
         .iter()
-        .find(|(k, _)| matches!(k, Text::Utf8(s) if s == "id"))
+        .find(|(k, _)| matches!(k, Text::Utf8(s) if &**s == "id"))
         .map(|(_, v)| v)?;
     match id {
         Value::Number(n) if n.fract() == 0.0 && *n >= 0.0 && *n <= 9_007_199_254_740_991.0 => {
@@ -1565,7 +1565,7 @@ fn field<'g>(g: &'g Graph, key: &str) -> Option<&'g Value> {
     };
     fields
         .iter()
-        .find(|(k, _)| matches!(k, Text::Utf8(s) if s == key))
+        .find(|(k, _)| matches!(k, Text::Utf8(s) if &**s == key))
         .map(|(_, v)| v)
 }
 
