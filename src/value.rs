@@ -3,7 +3,10 @@
 //! Objects live in an arena and are referenced by index, so cycles and shared references
 //! survive the crossing and no conversion ever recurses on the native stack.
 
+use std::collections::hash_map::Entry;
 use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
 
 /// A string as JS sees it: UTF-16, possibly with lone surrogates.
 ///
@@ -43,6 +46,34 @@ impl Text {
             Text::Utf8(s) => s.to_string(),
             Text::Utf16(u) => String::from_utf16_lossy(u),
         }
+    }
+}
+
+/// Numbers a graph's distinct keys, in the order first seen. A clone of a key seen before
+/// shares its storage and is found by address; any other key is found by its text.
+#[derive(Debug, Default)]
+pub struct KeyIds<'g> {
+    by_addr: FxHashMap<usize, u32>,
+    by_text: FxHashMap<&'g Text, u32>,
+}
+
+impl<'g> KeyIds<'g> {
+    /// The id of `key`, and whether it is new.
+    pub fn id(&mut self, key: &'g Text) -> (u32, bool) {
+        let addr = match key {
+            Text::Utf8(s) => s.as_ptr() as usize,
+            Text::Utf16(u) => u.as_ptr() as usize,
+        };
+        if let Some(id) = self.by_addr.get(&addr) {
+            return (*id, false);
+        }
+        let next = u32::try_from(self.by_text.len()).unwrap_or(u32::MAX);
+        let (id, new) = match self.by_text.entry(key) {
+            Entry::Occupied(id) => (*id.get(), false),
+            Entry::Vacant(slot) => (*slot.insert(next), true),
+        };
+        self.by_addr.insert(addr, id);
+        (id, new)
     }
 }
 

@@ -339,6 +339,12 @@ impl Decoder<'_> {
         }
         // `n` UTF-16 units of the joined text, which is well-formed.
         let rest = self.text.get(self.at..).ok_or_else(malformed)?;
+        let n_units = n as usize;
+        // Most text is ASCII: one byte per unit, nothing to decode.
+        if let Some(ascii) = rest.get(..n_units).filter(|s| s.is_ascii()) {
+            self.at += n_units;
+            return Ok((Text::Utf8(ascii.into()), n_units));
+        }
         let mut units = 0;
         let mut end = 0;
         for c in rest.chars() {

@@ -16,11 +16,7 @@
 //! (the next id), its string following. Models repeat their keys, and the decoder makes
 //! each distinct key once.
 
-use std::collections::hash_map::Entry;
-
-use rustc_hash::FxHashMap;
-
-use crate::value::{ErrorName, Graph, Object, Text, Value, ViewKind};
+use crate::value::{ErrorName, Graph, KeyIds, Object, Text, Value, ViewKind};
 
 /// Object kind tags.
 #[allow(missing_docs)] // each is named for the kind it tags
@@ -139,17 +135,15 @@ impl Tape {
         }
     }
 
-    fn entries<'g>(&mut self, entries: &'g [(Text, Value)], keys: &mut FxHashMap<&'g Text, u32>) {
+    fn entries<'g>(&mut self, entries: &'g [(Text, Value)], keys: &mut KeyIds<'g>) {
         self.count(entries.len());
         for (k, v) in entries {
-            let next = u32::try_from(keys.len()).unwrap_or(u32::MAX);
-            match keys.entry(k) {
-                Entry::Occupied(id) => self.num(f64::from(*id.get())),
-                Entry::Vacant(slot) => {
-                    slot.insert(next);
+            match keys.id(k) {
+                (_, true) => {
                     self.num(-1.0);
                     self.text(k);
                 }
+                (id, false) => self.num(f64::from(id)),
             }
             self.value(v);
         }
@@ -232,7 +226,7 @@ pub fn encode(graph: &Graph) -> Tape {
             }
         }
     }
-    let mut keys = FxHashMap::default();
+    let mut keys = KeyIds::default();
     for object in &graph.objects {
         match object {
             Object::Plain(entries) => t.entries(entries, &mut keys),

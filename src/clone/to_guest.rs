@@ -16,7 +16,7 @@ use boa_engine::{
     Context, JsBigInt, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, js_string,
 };
 
-use crate::value::{ErrorName, Graph, ObjId, Object, Text, Value, ViewKind};
+use crate::value::{ErrorName, Graph, KeyIds, ObjId, Object, Text, Value, ViewKind};
 
 /// Builds `graph` inside the realm of `context`.
 ///
@@ -68,7 +68,8 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
     };
     // Models repeat their keys: each distinct key becomes a guest string once, numbered,
     // and objects with the same keys in the same order share one layout.
-    let mut keys: FxHashMap<&Text, (JsString, u32)> = FxHashMap::default();
+    let mut keys = KeyIds::default();
+    let mut strings: Vec<JsString> = Vec::new();
     let mut layouts: FxHashMap<Vec<u32>, Option<DataLayout>> = FxHashMap::default();
     let mut ids = Vec::new();
     for (i, object) in graph.objects.iter().enumerate() {
@@ -79,16 +80,19 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
                 let mut values = Vec::with_capacity(entries.len());
                 for (k, v) in entries {
                     values.push(value(v, context)?);
-                    let next = u32::try_from(keys.len()).unwrap_or(u32::MAX);
-                    ids.push(keys.entry(k).or_insert_with(|| (text(k), next)).1);
+                    let (id, new) = keys.id(k);
+                    if new {
+                        strings.push(text(k));
+                    }
+                    ids.push(id);
                 }
                 let layout = match layouts.get(ids.as_slice()) {
                     Some(layout) => layout.as_ref(),
                     None => {
-                        let strings: Vec<JsString> =
-                            entries.iter().map(|(k, _)| keys[k].0.clone()).collect();
+                        let names: Vec<JsString> =
+                            ids.iter().map(|id| strings[*id as usize].clone()).collect();
                         let proto = context.intrinsics().constructors().object().prototype();
-                        let layout = DataLayout::new(context.root_shape(), Some(proto), &strings);
+                        let layout = DataLayout::new(context.root_shape(), Some(proto), &names);
                         layouts.entry(ids.clone()).or_insert(layout).as_ref()
                     }
                 };
@@ -97,9 +101,9 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
                 // distinct non-index strings. Otherwise each is inserted (a repeated key
                 // overwrites in place), still skipping the generic define path.
                 if !layout.is_some_and(|layout| layout.fill(&target, values)) {
-                    for (k, v) in entries {
+                    for ((_, v), id) in entries.iter().zip(&ids) {
                         let v = value(v, context)?;
-                        target.insert_property(keys[k].0.clone(), data_property(v));
+                        target.insert_property(strings[*id as usize].clone(), data_property(v));
                     }
                 }
             }
