@@ -43,7 +43,7 @@ impl Text {
     #[must_use]
     pub fn to_lossy(&self) -> String {
         match self {
-            Text::Utf8(s) => s.to_string(),
+            Text::Utf8(s) => (**s).to_owned(),
             Text::Utf16(u) => String::from_utf16_lossy(u),
         }
     }
@@ -407,8 +407,8 @@ struct PathNode {
 /// One step of a path.
 #[derive(Debug, Clone)]
 pub enum PathSeg {
-    /// `.name` or `["odd name"]`
-    Key(String),
+    /// `.name` or `["odd name"]` (a clone of the key: it shares the key's storage)
+    Key(Text),
     /// `[3]`
     Index(u64),
     /// A Map key or value, or a Set value, by position.
@@ -464,11 +464,13 @@ impl Path {
         let mut out = String::from("$");
         for seg in segs.into_iter().rev() {
             match seg {
-                PathSeg::Key(k) if is_identifier(k) => {
-                    out.push('.');
-                    out.push_str(k);
-                }
                 PathSeg::Key(k) => {
+                    let k = k.to_lossy();
+                    if is_identifier(&k) {
+                        out.push('.');
+                        out.push_str(&k);
+                        continue;
+                    }
                     out.push_str("[\"");
                     out.push_str(&k.replace('\\', "\\\\").replace('"', "\\\""));
                     out.push_str("\"]");
@@ -537,8 +539,8 @@ impl<'a> At<'a> {
     pub fn path(&self) -> Path {
         let seg = match self.seg {
             Seg::Here => return self.parent.clone(),
-            Seg::Key(t) => PathSeg::Key(t.to_lossy()),
-            Seg::Name(n) => PathSeg::Key(n.to_owned()),
+            Seg::Key(t) => PathSeg::Key(t.clone()),
+            Seg::Name(n) => PathSeg::Key(n.into()),
             Seg::Index(i) => PathSeg::Index(u64::from(i)),
             Seg::Entry(i, what) => PathSeg::Entry(i, what),
         };
