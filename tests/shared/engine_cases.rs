@@ -390,9 +390,9 @@ const LOCALS_CASES: &[(&str, &str)] = &[
     (r#"(function () { let n = 0; const o = { get m() { n++; return function (v) { return [this === o, v, n] } } }; return o.m(n) })()"#, r#"[true,1,1]"#),
 ];
 
-/// Patches 19-21: `sort` reads and writes a dense array's elements directly, an object
-/// literal adds a new key in one step, and a global name is read without re-resolving its
-/// binding. Each case, with V8's answer, sits where a fast path could see something the full
+/// Patches 19-21 and 24: `sort` reads and writes a dense array's elements directly, an
+/// object literal adds a new key in one step, a global name is read without re-resolving
+/// its binding, and `@@replace` checks `RegExp.prototype`'s builtins where it found them. Each case, with V8's answer, sits where a fast path could see something the full
 /// path would not: holes and inherited elements, a comparator that shrinks, freezes,
 /// redefines or grows the array, duplicate and accessor keys, `__proto__`, index keys,
 /// non-extensible targets, `with`, global getters and deleted globals.
@@ -437,6 +437,10 @@ const FAST_PATH_CASES: &[(&str, &str)] = &[
     (r#"(() => { Object.prototype.gp21 = 5; try { return (() => gp21)() } finally { delete Object.prototype.gp21 } })()"#, r#"5"#),
     (r#"[typeof notDeclared21, (() => { try { return notDeclared21 } catch (e) { return e.message } })()]"#, r#"["undefined","notDeclared21 is not defined"]"#),
     (r#"(() => { globalThis.fib21 = function (n) { return n < 2 ? n : fib21(n - 1) + fib21(n - 2) }; try { return fib21(15) } finally { delete globalThis.fib21 } })()"#, r#"610"#),
+    // RegExp @@replace (patch 24 remembers where the prototype's builtins were found): a
+    // getter swapped in place, `exec` assigned, a getter deleted and defined again at a new
+    // position, each after a replace that warmed it, and the builtins put back.
+    (r#"(() => { const P = RegExp.prototype, global = Object.getOwnPropertyDescriptor(P, 'global'), exec = P.exec; const log = []; const run = () => log.push('abcb'.replace(/b/g, 'x')); run(); Object.defineProperty(P, 'global', { configurable: true, get() { log.push('global'); return false } }); run(); Object.defineProperty(P, 'global', global); run(); P.exec = function (s) { log.push('exec'); return exec.call(this, s) }; run(); P.exec = exec; delete P.global; run(); Object.defineProperty(P, 'global', global); run(); run(); return log })()"#, r#"["axcx","global","axcb","axcx","exec","exec","exec","axcx","axcb","axcx","axcx"]"#),
 ];
 
 /// `using` as a plain name (patch boa_parser-03): Boa lexes it as a keyword and refused it in
