@@ -100,7 +100,18 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
                 // its properties are insertions, laid out in one step where the keys are
                 // distinct non-index strings. Otherwise each is inserted (a repeated key
                 // overwrites in place), still skipping the generic define path.
-                if !layout.is_some_and(|layout| layout.fill(&target, values)) {
+                let laid_out = match layout {
+                    Some(layout) => layout.fill(&target, values),
+                    None => {
+                        for (v, id) in values.into_iter().zip(&ids) {
+                            target.insert_property(strings[*id as usize].clone(), data_property(v));
+                        }
+                        true
+                    }
+                };
+                // `fill` refuses only an object that is no longer as fresh as a shell, which
+                // is not reached; the entries are then inserted rather than lost.
+                if !laid_out {
                     for ((_, v), id) in entries.iter().zip(&ids) {
                         let v = value(v, context)?;
                         target.insert_property(strings[*id as usize].clone(), data_property(v));
