@@ -7,12 +7,21 @@
 //! also implements the source-text access the reviver's third argument needs.
 //!
 //! The parser is iterative (an explicit stack), so nesting depth costs heap, not native stack.
+//!
+//! Objects get shared shapes, as object literals do: records with the same keys in the same
+//! order share one layout, made once and given to each in one step, so later reads of their
+//! properties hit the guest's inline caches.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
+use boa_engine::builtins::object::OrdinaryObject;
+use boa_engine::object::DataLayout;
 use boa_engine::object::builtins::JsArray;
+use boa_engine::object::shape::RootShape;
 use boa_engine::string::JsStr;
 use boa_engine::{Context, JsNativeError, JsObject, JsResult, JsString, JsValue};
+use rustc_hash::FxHashMap;
 
 /// `JSON.parse(text)` with no callable reviver; the caller handles the reviver case.
 ///
@@ -53,20 +62,53 @@ impl Unit for u16 {
 
 enum Frame {
     Array(Vec<JsValue>),
-    /// The object, and the key whose value is being parsed.
-    Object(JsObject, JsString),
+    Object(Members),
+}
+
+/// An object being parsed: its keys so far (the last one's value is being parsed), their
+/// ids while every key has one, and the values so far.
+struct Members {
+    keys: Vec<JsString>,
+    ids: Option<Vec<u32>>,
+    values: Vec<JsValue>,
+}
+
+impl Members {
+    fn new((key, id): (JsString, Option<u32>)) -> Self {
+        Self {
+            keys: vec![key],
+            ids: id.map(|id| vec![id]),
+            values: Vec::new(),
+        }
+    }
+
+    fn push_key(&mut self, (key, id): (JsString, Option<u32>)) {
+        self.keys.push(key);
+        match (&mut self.ids, id) {
+            (Some(ids), Some(id)) => ids.push(id),
+            _ => self.ids = None,
+        }
+    }
 }
 
 struct Parser<'a, T> {
     s: &'a [T],
     pos: usize,
-    /// Keys seen so far, by their text: records repeat their keys, and one string per key
-    /// saves an allocation per property (and shape lookups compare the same string).
-    keys: HashMap<&'a [T], JsString>,
+    /// Keys seen so far, by their text, with their ids: records repeat their keys, and one
+    /// string per key saves an allocation per property (and shape lookups compare the same
+    /// string).
+    keys: HashMap<&'a [T], (JsString, u32)>,
+    /// Layouts by key ids, in order; `None` for keys that cannot share one (a repeated or
+    /// index key, or too many).
+    layouts: FxHashMap<Vec<u32>, Option<DataLayout>>,
 }
 
-/// Distinct keys the cache holds at most; past that, keys are made afresh.
+/// Distinct keys the cache holds at most; past that, keys are made afresh (and objects with
+/// such a key take the generic path).
 const MAX_KEYS: usize = 1024;
+/// Distinct key lists the layout cache holds at most; past that, new lists take the generic
+/// path.
+const MAX_LAYOUTS: usize = 256;
 
 fn syntax(message: String) -> boa_engine::JsError {
     JsNativeError::syntax().with_message(message).into()
@@ -78,6 +120,7 @@ impl<'a, T: Unit> Parser<'a, T> {
             s,
             pos: 0,
             keys: HashMap::new(),
+            layouts: FxHashMap::default(),
         }
     }
 
@@ -123,13 +166,17 @@ impl<'a, T: Unit> Parser<'a, T> {
                 Some(0x7B) => {
                     self.pos += 1;
                     self.skip_ws();
-                    let object = JsObject::with_object_proto(context.intrinsics());
                     if self.peek() == Some(0x7D) {
                         self.pos += 1;
-                        JsValue::from(object)
+                        let empty = Members {
+                            keys: Vec::new(),
+                            ids: Some(Vec::new()),
+                            values: Vec::new(),
+                        };
+                        self.object(empty, context)?.into()
                     } else {
                         let key = self.key()?;
-                        stack.push(Frame::Object(object, key));
+                        stack.push(Frame::Object(Members::new(key)));
                         continue 'value;
                     }
                 }
@@ -182,23 +229,22 @@ impl<'a, T: Unit> Parser<'a, T> {
                             _ => return Err(self.unexpected()),
                         }
                     }
-                    Some(Frame::Object(object, key)) => {
-                        // CreateDataProperty: a repeated key's last value wins, `__proto__`
-                        // is an own property.
-                        object.create_data_property_or_throw(key.clone(), value, context)?;
+                    Some(Frame::Object(members)) => {
+                        members.values.push(value);
                         match self.peek() {
                             Some(0x2C) => {
                                 self.pos += 1;
                                 self.skip_ws();
-                                *key = self.key()?;
+                                let key = self.key()?;
+                                members.push_key(key);
                                 continue 'value;
                             }
                             Some(0x7D) => {
                                 self.pos += 1;
-                                let Some(Frame::Object(object, _)) = stack.pop() else {
+                                let Some(Frame::Object(members)) = stack.pop() else {
                                     unreachable!("the top frame is this object")
                                 };
-                                value = object.into();
+                                value = self.object(members, context)?.into();
                             }
                             _ => return Err(self.unexpected()),
                         }
@@ -208,8 +254,44 @@ impl<'a, T: Unit> Parser<'a, T> {
         }
     }
 
-    /// `"key" :` and the whitespace after it.
-    fn key(&mut self) -> JsResult<JsString> {
+    /// A complete object. Its properties are what CreateDataProperty would make on a fresh
+    /// object, key by key: a repeated key keeps its first place and its last value, and
+    /// `__proto__` is an own property. Distinct non-index keys take a layout in one step.
+    fn object(&mut self, members: Members, context: &mut Context) -> JsResult<JsObject> {
+        let proto = context.intrinsics().constructors().object().prototype();
+        let object = JsObject::new(context.root_shape(), proto.clone(), OrdinaryObject).upcast();
+        let layout = match members.ids {
+            Some(ids) => self.layout(ids, &members.keys, proto, context.root_shape()),
+            None => None,
+        };
+        // `fill` refuses only an object no longer fresh, and hands the values back.
+        let refused = match layout {
+            Some(layout) => layout.fill(&object, members.values).err(),
+            None => Some(members.values),
+        };
+        for (key, value) in members.keys.into_iter().zip(refused.into_iter().flatten()) {
+            object.create_data_property_or_throw(key, value, context)?;
+        }
+        Ok(object)
+    }
+
+    fn layout(
+        &mut self,
+        ids: Vec<u32>,
+        keys: &[JsString],
+        proto: JsObject,
+        root: &RootShape,
+    ) -> Option<&DataLayout> {
+        let full = self.layouts.len() >= MAX_LAYOUTS;
+        match self.layouts.entry(ids) {
+            Entry::Occupied(e) => e.into_mut().as_ref(),
+            Entry::Vacant(_) if full => None,
+            Entry::Vacant(e) => e.insert(DataLayout::new(root, Some(proto), keys)).as_ref(),
+        }
+    }
+
+    /// `"key" :` and the whitespace after it, with the key's id when it has one.
+    fn key(&mut self) -> JsResult<(JsString, Option<u32>)> {
         if self.peek() != Some(0x22) {
             return Err(self.unexpected());
         }
@@ -223,17 +305,20 @@ impl<'a, T: Unit> Parser<'a, T> {
             Some(end) => {
                 let text: &'a [T] = &self.s[start..end];
                 self.pos = end + 1;
-                if let Some(k) = self.keys.get(text) {
-                    k.clone()
+                if let Some((k, id)) = self.keys.get(text) {
+                    (k.clone(), Some(*id))
                 } else {
                     let k = T::string(text);
-                    if self.keys.len() < MAX_KEYS {
-                        self.keys.insert(text, k.clone());
+                    let id = u32::try_from(self.keys.len())
+                        .ok()
+                        .filter(|_| self.keys.len() < MAX_KEYS);
+                    if let Some(id) = id {
+                        self.keys.insert(text, (k.clone(), id));
                     }
-                    k
+                    (k, id)
                 }
             }
-            None => self.string()?,
+            None => (self.string()?, None),
         };
         self.skip_ws();
         self.expect(b':')?;
@@ -374,5 +459,52 @@ impl<'a, T: Unit> Parser<'a, T> {
             "Bad control character in string literal in JSON at position {}",
             self.pos
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::parse;
+    use boa_engine::{Context, JsObject, Source, js_string};
+
+    fn element(array: &JsObject, i: u32, context: &mut Context) -> JsObject {
+        array.get(i, context).unwrap().as_object().unwrap().clone()
+    }
+
+    fn shape(o: &JsObject) -> (usize, bool) {
+        let o = o.borrow();
+        (o.shape().to_addr_usize(), o.shape().is_unique())
+    }
+
+    /// Parsed records share the shape an object literal with the same keys gets, so the
+    /// guest's inline caches serve both; an object past Boa's transition limit is unique,
+    /// as Boa would make it.
+    #[test]
+    fn records_share_the_literal_shape() {
+        let mut context = Context::default();
+        context.set_instruction_budget(1_000_000, None);
+        let text = js_string!(r#"[{"a":1,"b":"x"},{"a":2,"b":"y"},{"b":3,"a":4}]"#);
+        let parsed = parse(&text.into(), &mut context).unwrap();
+        let array = parsed.as_object().unwrap().clone();
+        let literal = context
+            .eval(Source::from_bytes("({ a: 0, b: '' })"))
+            .unwrap();
+        let literal = literal.as_object().unwrap().clone();
+        let (first, second, swapped) = (
+            element(&array, 0, &mut context),
+            element(&array, 1, &mut context),
+            element(&array, 2, &mut context),
+        );
+        assert_eq!(shape(&first), shape(&literal));
+        assert_eq!(shape(&second), shape(&literal));
+        assert!(!shape(&first).1);
+        assert_ne!(shape(&swapped).0, shape(&first).0);
+
+        let keys: Vec<String> = (0..1100).map(|i| format!("\"k{i}\":{i}")).collect();
+        let text = js_string!(format!("{{{}}}", keys.join(",")).as_str());
+        let big = parse(&text.into(), &mut context).unwrap();
+        assert!(shape(&big.as_object().unwrap()).1);
     }
 }

@@ -99,23 +99,15 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
                 // The shell is a fresh, extensible ordinary object that no code has seen:
                 // its properties are insertions, laid out in one step where the keys are
                 // distinct non-index strings. Otherwise each is inserted (a repeated key
-                // overwrites in place), still skipping the generic define path.
-                let laid_out = match layout {
-                    Some(layout) => layout.fill(&target, values),
-                    None => {
-                        for (v, id) in values.into_iter().zip(&ids) {
-                            target.insert_property(strings[*id as usize].clone(), data_property(v));
-                        }
-                        true
-                    }
+                // overwrites in place), still skipping the generic define path. (`fill`
+                // refuses only an object no longer as fresh as a shell, and hands the values
+                // back.)
+                let refused = match layout {
+                    Some(layout) => layout.fill(&target, values).err(),
+                    None => Some(values),
                 };
-                // `fill` refuses only an object that is no longer as fresh as a shell, which
-                // is not reached; the entries are then inserted rather than lost.
-                if !laid_out {
-                    for ((_, v), id) in entries.iter().zip(&ids) {
-                        let v = value(v, context)?;
-                        target.insert_property(strings[*id as usize].clone(), data_property(v));
-                    }
+                for (v, id) in refused.into_iter().flatten().zip(&ids) {
+                    target.insert_property(strings[*id as usize].clone(), data_property(v));
                 }
             }
             Object::Array {
@@ -397,14 +389,17 @@ mod tests {
         let proto = context.intrinsics().constructors().object().prototype();
         let layout = DataLayout::new(context.root_shape(), Some(proto.clone()), &keys).unwrap();
         let fresh = shell(&Object::Plain(vec![]), &mut context).unwrap();
-        assert!(layout.fill(&fresh, vec![1.into(), 2.into()]));
+        assert!(layout.fill(&fresh, vec![1.into(), 2.into()]).is_ok());
         let b = fresh.get(js_string!("b"), &mut context).unwrap();
         assert_eq!(b.as_number(), Some(2.0));
         // A second shell gets the same layout; a used one, or wrong values, nothing.
         let other = shell(&Object::Plain(vec![]), &mut context).unwrap();
-        assert!(!layout.fill(&other, vec![1.into()]));
-        assert!(layout.fill(&other, vec![3.into(), 4.into()]));
-        assert!(!layout.fill(&fresh, vec![5.into(), 6.into()]));
+        assert_eq!(layout.fill(&other, vec![1.into()]), Err(vec![1.into()]));
+        assert!(layout.fill(&other, vec![3.into(), 4.into()]).is_ok());
+        assert_eq!(
+            layout.fill(&fresh, vec![5.into(), 6.into()]),
+            Err(vec![5.into(), 6.into()])
+        );
         assert!(
             DataLayout::new(
                 context.root_shape(),
@@ -413,6 +408,21 @@ mod tests {
             )
             .is_none()
         );
-        assert!(DataLayout::new(context.root_shape(), Some(proto), &[js_string!("1")]).is_none());
+        assert!(
+            DataLayout::new(
+                context.root_shape(),
+                Some(proto.clone()),
+                &[js_string!("1")]
+            )
+            .is_none()
+        );
+        // No longer than Boa keeps a shape shared: past that, an object becomes unique.
+        let many: Vec<JsString> = (0..1100)
+            .map(|i| js_string!(format!("k{i}").as_str()))
+            .collect();
+        assert!(
+            DataLayout::new(context.root_shape(), Some(proto.clone()), &many[..1000]).is_some()
+        );
+        assert!(DataLayout::new(context.root_shape(), Some(proto), &many).is_none());
     }
 }

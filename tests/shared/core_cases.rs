@@ -660,6 +660,38 @@ fn objects_sharing_keys_arrive_each_with_its_own_values() {
     }
 }
 
+/// An object with more keys than a layout takes (Boa makes such an object unique at 1,024
+/// transitions) arrives whole, and one of 1,000 keys twice, each with its own values.
+#[wasm_bindgen_test(unsupported = test)]
+fn objects_with_more_keys_than_a_layout_arrive_whole() {
+    let mut r = realm();
+    let mut g = Graph::undefined();
+    let list = g.push(Object::Plain(vec![]));
+    let mut elements = Vec::new();
+    for (i, n) in [1500_u32, 1000, 1000].into_iter().enumerate() {
+        let entries = (0..n)
+            .map(|k| (s(&format!("k{k}")), Value::Number(f64::from(k) + 0.5 * i as f64)))
+            .collect();
+        elements.push((u32::try_from(i).unwrap(), Value::Object(g.push(Object::Plain(entries)))));
+    }
+    g.objects[0] = Object::Array {
+        length: 3,
+        elements,
+        extra: vec![],
+    };
+    g.root = Value::Object(list);
+    r.set("x", &g).expect("set");
+    for check in [
+        "x.map(o => Object.keys(o).length).join() === '1500,1000,1000'",
+        "Object.keys(x[0])[1499] === 'k1499' && x[0].k1499 === 1499 && x[0].k0 === 0",
+        "x[1].k999 === 999.5 && x[2].k999 === 1000 && x[1].k0 === 0.5",
+        "x[1].k5 = 'five'; x[2].k5 === 6 && x[1].k5 === 'five' && x[0].k5 === 5",
+        "Object.keys(x[2]).join() === Array.from({ length: 1000 }, (_, k) => 'k' + k).join()",
+    ] {
+        truthy(&mut r, check);
+    }
+}
+
 /// Plain objects of one shape leave by that shape's key names (patch 23): objects whose
 /// shape has a hidden, symbol-keyed or accessor property, an index key, or a getter that
 /// changes a later one, must still leave exactly as JSON sees them.

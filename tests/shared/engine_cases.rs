@@ -484,6 +484,15 @@ const JSON_CASES: &[&str] = &[
     r#"(() => { const d = Object.getOwnPropertyDescriptor(JSON, 'parse'); const f = d.value; return [f.name, f.length, d.writable, d.enumerable, d.configurable, typeof f, Object.getOwnPropertyNames(f).sort(), Object.getPrototypeOf(f) === Function.prototype, 'prototype' in f, f.toString() === JSON.stringify.toString().replace('stringify', 'parse')] })()"#,
     r#"(() => { try { new JSON.parse('1'); return 'constructed' } catch (e) { return e.name } })()"#,
     r#"(() => { const s = JSON.stringify({ k: 'v'.repeat(300), n: [1.5, -2, 'é中😀'], z: { y: null } }); return JSON.stringify(JSON.parse(s)) === s })()"#,
+    // Records that share one layout stay separate objects: changing one leaves the others.
+    r#"(() => { const r = JSON.parse('[{"a":1,"b":2},{"a":3,"b":4},{"b":5,"a":6},{"a":7,"b":8,"c":9},{}]'); r[1].c = 'added'; delete r[0].a; Object.defineProperty(r[3], 'b', { value: 'fixed', writable: false }); const set = [Reflect.set(r[3], 'b', 'ignored')]; Object.freeze(r[2]); set.push(Reflect.set(r[2], 'a', 'x')); r[4].z = 1; return [set, r.map((o) => Object.keys(o).join()), r.map((o) => Object.values(o).join()), Object.getOwnPropertyDescriptor(r[2], 'a'), Object.getOwnPropertyDescriptor(r[1], 'a'), [Object.isFrozen(r[2]), Object.isFrozen(r[1])], JSON.parse('{}').z] })()"#,
+    // More keys than a layout takes (Boa makes such an object unique) and than the key cache
+    // holds; a record of 1,000 of them.
+    r#"(() => { const keys = []; for (let i = 0; i < 1500; i++) keys.push('"k' + i + '":' + i); const o = JSON.parse('[{' + keys.join() + '},{' + keys.slice(0, 1000).join() + '}]'); o[1].k5 = 'five'; return [Object.keys(o[0]).length, Object.keys(o[1]).length, o[0].k0, o[0].k5, o[0].k1499, o[1].k5, o[1].k999, Object.keys(o[0]).slice(-2), Object.keys(o[1]).slice(-2), JSON.stringify(o[0]).length] })()"#,
+    // More distinct key lists than the layout cache holds.
+    r#"(() => { const parts = []; for (let i = 0; i < 300; i++) parts.push('{"x' + i + '":' + i + ',"y":' + (i * 2) + '}'); const a = JSON.parse('[' + parts.join() + ']'); let sum = 0; for (let i = 0; i < 300; i++) sum += a[i]['x' + i] + a[i].y; return [a.length, sum, Object.keys(a[299]), Object.keys(a[0])] })()"#,
+    // An escaped key is the same key as its plain spelling: a repeat keeps its first place.
+    r#"JSON.parse('[{"a":1,"b":2},{"\u0061":3,"b":4},{"a":5,"\u0061":6,"b":7},{"b":8,"a":9,"b":10},{"__proto__":1,"b":2},{"1":1,"b":2,"0":0}]').map((o) => JSON.stringify(o))"#,
 ];
 
 /// `JSON.stringify` (patch 13 writes it into one buffer): every value kind, every escape,
