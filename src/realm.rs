@@ -7,7 +7,7 @@ use std::rc::Rc;
 use boa_engine::builtins::promise::{OperationType, Promise, PromiseState};
 use boa_engine::context::{ContextBuilder, HostHooks};
 use boa_engine::error::{EngineError, RuntimeLimitError};
-use boa_engine::object::builtins::{JsArray, JsPromise};
+use boa_engine::object::builtins::JsPromise;
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::realm::Realm as BoaRealm;
 use boa_engine::{
@@ -16,7 +16,7 @@ use boa_engine::{
 
 use crate::budget::Meter;
 use crate::capabilities;
-use crate::clone::{Captured, CloneError, from_guest, to_guest};
+use crate::clone::{Captured, CloneError, from_guest, to_guest, to_guest_args};
 use crate::error::{ErrorCode, Limit, Location, Result, SandboxError, TerminationReason};
 use crate::handler::{self, AsyncCalls, Handler, HostCall};
 use crate::jobs::JobQueue;
@@ -365,8 +365,7 @@ impl Realm {
                     .with_message(format!("{name} is not a function"))
                     .into());
             };
-            let args = to_guest(args, context)?;
-            let args = array_elements(&args, context)?;
+            let args = to_guest_args(args, context)?;
             f.call(&JsValue::undefined(), &args, context)
                 .map_err(Failure::from)
         })
@@ -412,10 +411,7 @@ impl Realm {
                     })?;
                 argv.push(ns.into());
             }
-            argv.extend(array_elements(
-                &to_guest(args, &mut inner.context)?,
-                &mut inner.context,
-            )?);
+            argv.extend(to_guest_args(args, &mut inner.context)?);
             let f = runtime
                 .ops
                 .get(JsString::from(op.name()), &mut inner.context)?;
@@ -925,19 +921,6 @@ impl Drop for Realm {
 }
 
 /// The elements of a cloned-in arguments array (nothing for a non-array).
-fn array_elements(args: &JsValue, context: &mut Context) -> JsResult<Vec<JsValue>> {
-    let Some(a) = args.as_object() else {
-        return Ok(Vec::new());
-    };
-    let a = JsArray::from_object(a.clone())?;
-    let len = a.length(context)?;
-    let mut out = Vec::with_capacity(usize::try_from(len).unwrap_or(0).min(1024));
-    for i in 0..len {
-        out.push(a.get(i, context)?);
-    }
-    Ok(out)
-}
-
 /// The value of a synchronous entry: a promise completion that settled within the entry
 /// (its jobs are drained) is unwrapped; one still pending cannot be waited for here.
 fn settled(outcome: Result<Outcome>, realm: &mut Realm) -> Result<Graph> {

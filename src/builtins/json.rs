@@ -467,7 +467,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::parse;
-    use boa_engine::{Context, JsObject, Source, js_string};
+    use boa_engine::{Context, JsObject, js_string};
 
     fn element(array: &JsObject, i: u32, context: &mut Context) -> JsObject {
         array.get(i, context).unwrap().as_object().unwrap().clone()
@@ -488,9 +488,7 @@ mod tests {
         let text = js_string!(r#"[{"a":1,"b":"x"},{"a":2,"b":"y"},{"b":3,"a":4}]"#);
         let parsed = parse(&text.into(), &mut context).unwrap();
         let array = parsed.as_object().unwrap().clone();
-        let literal = context
-            .eval(Source::from_bytes("({ a: 0, b: '' })"))
-            .unwrap();
+        let literal = crate::parse::eval("({ a: 0, b: '' })", None, &mut context).unwrap();
         let literal = literal.as_object().unwrap().clone();
         let (first, second, swapped) = (
             element(&array, 0, &mut context),

@@ -5,4 +5,4 @@ pub mod tape;
 pub mod to_guest;
 
 pub use from_guest::{Captured, CloneError, from_guest};
-pub use to_guest::to_guest;
+pub use to_guest::{to_guest, to_guest_args};

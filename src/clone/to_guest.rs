@@ -16,7 +16,7 @@ use boa_engine::{
     Context, JsBigInt, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, js_string,
 };
 
-use crate::value::{ErrorName, Graph, KeyIds, ObjId, Object, Text, Value, ViewKind};
+use crate::value::{ErrorName, Graph, KeyIds, Object, Text, Value, ViewKind};
 
 /// Builds `graph` inside the realm of `context`.
 ///
@@ -24,10 +24,97 @@ use crate::value::{ErrorName, Graph, KeyIds, ObjId, Object, Text, Value, ViewKin
 /// A guest `TypeError`/`RangeError` if the graph is malformed (bad ids, views out of
 /// bounds) or an allocation is refused by the engine.
 pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
+    let shells = build(graph, None, context)?;
+    converted(&graph.root, &shells, context)
+}
+
+/// Builds `graph`, whose root is an array, inside the realm of `context` as an argument
+/// list: its elements, in order. An array of only its elements, which nothing else in the
+/// graph refers to (every call's arguments), is never made in the guest: only its elements
+/// are.
+///
+/// # Errors
+/// As [`to_guest`]; a guest `TypeError` if the root is an object but not an array.
+pub fn to_guest_args(graph: &Graph, context: &mut Context) -> JsResult<Vec<JsValue>> {
+    if let Some((id, elements)) = argument_list(graph) {
+        let shells = build(graph, Some(id), context)?;
+        return elements
+            .iter()
+            .map(|(_, v)| converted(v, &shells, context))
+            .collect();
+    }
+    let Some(list) = to_guest(graph, context)?.as_object() else {
+        return Ok(Vec::new());
+    };
+    let list = JsArray::from_object(list)?;
+    let len = list.length(context)?;
+    let mut out = Vec::with_capacity(usize::try_from(len).unwrap_or(0).min(1024));
+    for i in 0..len {
+        out.push(list.get(i, context)?);
+    }
+    Ok(out)
+}
+
+/// The root array's index and elements, if it holds exactly its elements `0..length` and
+/// no value in the graph refers to it.
+fn argument_list(graph: &Graph) -> Option<(usize, &[(u32, Value)])> {
+    let Value::Object(root) = graph.root else {
+        return None;
+    };
+    let Some(Object::Array {
+        length,
+        elements,
+        extra,
+    }) = graph.get(root)
+    else {
+        return None;
+    };
+    let dense = extra.is_empty()
+        && elements.len() == *length as usize
+        && elements.iter().zip(0..).all(|((i, _), want)| *i == want);
+    let is_root = |v: &Value| matches!(v, Value::Object(id) if *id == root);
+    let referred = graph.objects.iter().any(|o| match o {
+        Object::Plain(entries) => entries.iter().any(|(_, v)| is_root(v)),
+        Object::Array {
+            elements, extra, ..
+        } => elements.iter().any(|(_, v)| is_root(v)) || extra.iter().any(|(_, v)| is_root(v)),
+        Object::Map(entries) => entries.iter().any(|(k, v)| is_root(k) || is_root(v)),
+        Object::Set(values) => values.iter().any(is_root),
+        Object::Error { cause, .. } => cause.as_ref().is_some_and(is_root),
+        Object::View { buffer, .. } => *buffer == root,
+        Object::Date(_)
+        | Object::RegExp { .. }
+        | Object::ArrayBuffer(_)
+        | Object::BooleanObject(_)
+        | Object::NumberObject(_)
+        | Object::StringObject(_)
+        | Object::BigIntObject(_)
+        | Object::Token { .. } => false,
+    });
+    (dense && !referred).then_some((root.0 as usize, elements.as_slice()))
+}
+
+fn converted(v: &Value, shells: &[Option<JsObject>], context: &mut Context) -> JsResult<JsValue> {
+    Ok(match v {
+        Value::Object(id) => shells
+            .get(id.0 as usize)
+            .and_then(Clone::clone)
+            .ok_or_else(|| malformed("dangling object reference"))?
+            .into(),
+        other => primitive(other, context)?,
+    })
+}
+
+/// Every object of `graph` but `skip`, made and filled; `skip`'s place stays empty.
+fn build(
+    graph: &Graph,
+    skip: Option<usize>,
+    context: &mut Context,
+) -> JsResult<Vec<Option<JsObject>>> {
     let mut shells: Vec<Option<JsObject>> = vec![None; graph.objects.len()];
     // Views need their buffers, so they are created after everything else.
     for (i, object) in graph.objects.iter().enumerate() {
-        if !matches!(object, Object::View { .. }) {
+        if !matches!(object, Object::View { .. }) && Some(i) != skip {
             shells[i] = Some(shell(object, context)?);
         }
     }
@@ -54,18 +141,7 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
             shells[i] = Some(view(*kind, buffer, *byte_offset, *length, context)?);
         }
     }
-    let lookup = |id: &ObjId| -> JsResult<JsObject> {
-        shells
-            .get(id.0 as usize)
-            .and_then(Clone::clone)
-            .ok_or_else(|| malformed("dangling object reference"))
-    };
-    let value = |v: &Value, context: &mut Context| -> JsResult<JsValue> {
-        Ok(match v {
-            Value::Object(id) => lookup(id)?.into(),
-            other => primitive(other, context)?,
-        })
-    };
+    let value = |v: &Value, context: &mut Context| converted(v, &shells, context);
     // Models repeat their keys: each distinct key becomes a guest string once, numbered,
     // and objects with the same keys in the same order share one layout.
     let mut keys = KeyIds::default();
@@ -73,7 +149,13 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
     let mut layouts: FxHashMap<Vec<u32>, Option<DataLayout>> = FxHashMap::default();
     let mut ids = Vec::new();
     for (i, object) in graph.objects.iter().enumerate() {
-        let target = lookup(&ObjId(u32::try_from(i).unwrap_or(u32::MAX)))?;
+        if Some(i) == skip {
+            continue;
+        }
+        let target = shells
+            .get(i)
+            .and_then(Clone::clone)
+            .ok_or_else(|| malformed("dangling object reference"))?;
         match object {
             Object::Plain(entries) => {
                 ids.clear();
@@ -183,7 +265,7 @@ pub fn to_guest(graph: &Graph, context: &mut Context) -> JsResult<JsValue> {
             | Object::Token { .. } => {}
         }
     }
-    value(&graph.root, context)
+    Ok(shells)
 }
 
 /// A fresh guest error of a standard kind.
@@ -379,6 +461,93 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
 
     use super::*;
+
+    /// Which roots are taken as a bare argument list (no guest array made for them).
+    #[test]
+    fn argument_lists_are_dense_unreferenced_arrays() {
+        let list = |length, elements: Vec<(u32, Value)>, extra: Vec<(Text, Value)>| {
+            let mut g = Graph::undefined();
+            let id = g.push(Object::Array {
+                length,
+                elements,
+                extra,
+            });
+            g.root = Value::Object(id);
+            g
+        };
+        let with = |mut g: Graph, object: Object| {
+            g.push(object);
+            g
+        };
+        let root = Value::Object(crate::value::ObjId(0));
+        let n = Value::Number;
+        let cases: Vec<(&str, Graph, bool)> = vec![
+            ("empty", list(0, vec![], vec![]), true),
+            (
+                "dense",
+                list(2, vec![(0, n(1.0)), (1, n(2.0))], vec![]),
+                true,
+            ),
+            ("a hole", list(2, vec![(1, n(2.0))], vec![]), false),
+            ("trailing holes", list(3, vec![(0, n(1.0))], vec![]), false),
+            (
+                "an extra key",
+                list(0, vec![], vec![(Text::from("x"), n(1.0))]),
+                false,
+            ),
+            (
+                "holds itself",
+                list(1, vec![(0, root.clone())], vec![]),
+                false,
+            ),
+            (
+                "a plain object refers to it",
+                with(
+                    list(0, vec![], vec![]),
+                    Object::Plain(vec![(Text::from("a"), root.clone())]),
+                ),
+                false,
+            ),
+            (
+                "an element object that refers elsewhere",
+                with(
+                    list(1, vec![(0, Value::Object(crate::value::ObjId(1)))], vec![]),
+                    Object::Plain(vec![(Text::from("a"), n(1.0))]),
+                ),
+                true,
+            ),
+            (
+                "a map refers to it",
+                with(
+                    list(0, vec![], vec![]),
+                    Object::Map(vec![(n(1.0), root.clone())]),
+                ),
+                false,
+            ),
+            (
+                "a set refers to it",
+                with(list(0, vec![], vec![]), Object::Set(vec![root.clone()])),
+                false,
+            ),
+            (
+                "an error's cause refers to it",
+                with(
+                    list(0, vec![], vec![]),
+                    Object::Error {
+                        name: ErrorName::Error,
+                        message: None,
+                        stack: None,
+                        cause: Some(root.clone()),
+                    },
+                ),
+                false,
+            ),
+            ("not an array", Graph::primitive(n(1.0)), false),
+        ];
+        for (what, graph, want) in cases {
+            assert_eq!(argument_list(&graph).is_some(), want, "{what}");
+        }
+    }
 
     /// The layout applies to the shells `to_guest` makes (so the one-step path is taken),
     /// and to nothing that has a property already.

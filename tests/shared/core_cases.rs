@@ -1282,6 +1282,65 @@ fn call_invokes_guest_functions_with_cloned_args() {
     );
 }
 
+/// Argument lists: a plain one is never made as a guest array (only its elements are); one
+/// with holes, extra keys or a reference to itself still arrives as the array it is.
+#[wasm_bindgen_test(unsupported = test)]
+fn call_arguments_arrive_as_their_list() {
+    let mut r = realm();
+    ok(
+        &mut r,
+        "globalThis.look = function (...a) { return JSON.stringify([arguments.length, a.map((x) => x === a[0] && typeof x === 'object' ? 'first' : x), a.length > 1 && a[0] === a[1]]) }; 0",
+    );
+    let shared = || {
+        let mut g = Graph::undefined();
+        let list = g.push(Object::Plain(vec![]));
+        let o = g.push(Object::Plain(vec![(s("k"), Value::Number(1.0))]));
+        g.objects[0] = Object::Array {
+            length: 2,
+            elements: vec![(0, Value::Object(o)), (1, Value::Object(o))],
+            extra: vec![],
+        };
+        g.root = Value::Object(list);
+        g
+    };
+    let array = |length: u32, elements: Vec<(u32, Value)>, extra: Vec<(Text, Value)>| {
+        let mut g = Graph::undefined();
+        let list = g.push(Object::Array {
+            length,
+            elements,
+            extra,
+        });
+        g.root = Value::Object(list);
+        g
+    };
+    let cyclic = || {
+        let mut g = array(1, vec![], vec![]);
+        g.objects[0] = Object::Array {
+            length: 1,
+            elements: vec![(0, Value::Object(ObjId(0)))],
+            extra: vec![],
+        };
+        g
+    };
+    let n = Value::Number;
+    let cases: Vec<(&str, Graph, &str)> = vec![
+        ("none", array(0, vec![], vec![]), "[0,[],false]"),
+        ("two numbers", array(2, vec![(0, n(2.0)), (1, n(3.0))], vec![]), "[2,[2,3],false]"),
+        ("one object twice stays one object", shared(), r#"[2,["first","first"],true]"#),
+        ("a hole is undefined", array(3, vec![(0, n(1.0)), (2, n(3.0))], vec![]), "[3,[1,null,3],false]"),
+        ("extra keys are not arguments", array(1, vec![(0, n(1.0))], vec![(s("x"), n(9.0))]), "[1,[1],false]"),
+        ("a list holding itself", cyclic(), r#"[1,["first"],false]"#),
+        ("not an array: no arguments", prim(Value::Number(4.0)), "[0,[],false]"),
+    ];
+    for (what, args, want) in cases {
+        let got = r.call("look", &args).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(got.root, Value::String(s(want)), "{what}");
+    }
+    // The self-referencing list is the argument itself: its element is the array.
+    ok(&mut r, "globalThis.self0 = (a) => Array.isArray(a) && a[0] === a && a.length === 1; 0");
+    assert_eq!(r.call("self0", &cyclic()).expect("self0").root, Value::Bool(true));
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 #[wasm_bindgen_test(unsupported = test)]
 fn every_error_code_is_documented_in_the_readme() {
