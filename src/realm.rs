@@ -920,7 +920,6 @@ impl Drop for Realm {
     }
 }
 
-/// The elements of a cloned-in arguments array (nothing for a non-array).
 /// The value of a synchronous entry: a promise completion that settled within the entry
 /// (its jobs are drained) is unwrapped; one still pending cannot be waited for here.
 fn settled(outcome: Result<Outcome>, realm: &mut Realm) -> Result<Graph> {

@@ -67,6 +67,7 @@ enum Frame {
 
 /// An object being parsed: its keys so far (the last one's value is being parsed), their
 /// ids while every key has one, and the values so far.
+#[derive(Default)]
 struct Members {
     keys: Vec<JsString>,
     ids: Option<Vec<u32>>,
@@ -168,12 +169,8 @@ impl<'a, T: Unit> Parser<'a, T> {
                     self.skip_ws();
                     if self.peek() == Some(0x7D) {
                         self.pos += 1;
-                        let empty = Members {
-                            keys: Vec::new(),
-                            ids: Some(Vec::new()),
-                            values: Vec::new(),
-                        };
-                        self.object(empty, context)?.into()
+                        // No keys: the fresh object already has its shape.
+                        self.object(Members::default(), context)?.into()
                     } else {
                         let key = self.key()?;
                         stack.push(Frame::Object(Members::new(key)));
@@ -309,9 +306,8 @@ impl<'a, T: Unit> Parser<'a, T> {
                     (k.clone(), Some(*id))
                 } else {
                     let k = T::string(text);
-                    let id = u32::try_from(self.keys.len())
-                        .ok()
-                        .filter(|_| self.keys.len() < MAX_KEYS);
+                    let n = self.keys.len();
+                    let id = (n < MAX_KEYS).then(|| u32::try_from(n).ok()).flatten();
                     if let Some(id) = id {
                         self.keys.insert(text, (k.clone(), id));
                     }
