@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Lays out the Boa 0.22.0 crates we patch (boa_engine, boa_parser, boa_string) from crates.io under
-# .patched/ and applies our own patches/<crate>-*.patch to each. Cargo.toml's
+# Lays out the Boa 0.22.0 crates we patch (boa_engine, boa_gc, boa_parser, boa_string) from
+# crates.io under .patched/ and applies our own patches/<crate>-*.patch to each. Cargo.toml's
 # [patch.crates-io] points there. Idempotent: a stamp per crate records which patch set
 # its tree was built from.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 fetched=
-for name in boa_engine boa_parser boa_string; do
+for name in boa_engine boa_gc boa_parser boa_string; do
   crate=$name-0.22.0
   dest=.patched/$crate
   stamp_want=$(cat patches/"$name"-*.patch | sha256sum | cut -d' ' -f1)

@@ -542,7 +542,15 @@ impl Decoder<'_> {
         keyed: &mut Vec<(Text, Value)>,
         elements: &mut Vec<(u32, Value)>,
     ) -> Result<(), SandboxError> {
-        for _ in 0..self.index()? {
+        let n = self.index()?;
+        // Sized once (each entry takes at least two ops, so a bad count cannot over-reserve).
+        let room = n.min(self.ops.len().saturating_sub(self.p) / 2);
+        if array {
+            elements.reserve(room);
+        } else {
+            keyed.reserve(room);
+        }
+        for _ in 0..n {
             if array && self.num()? == 1.0 {
                 let i = self.num()? as u32;
                 let value = self.value(At::below(path, Seg::Index(i)))?;

@@ -8,9 +8,11 @@
 
 use boa_engine::builtins::error::Error as ErrorData;
 use boa_engine::builtins::object::OrdinaryObject;
+use boa_engine::builtins::proxy::Proxy;
 use boa_engine::builtins::typed_array::TypedArrayKind;
+use boa_engine::object::IndexPropertyValues;
 use boa_engine::object::builtins::{
-    JsArrayBuffer, JsDataView, JsDate, JsMap, JsProxy, JsRegExp, JsSet, JsTypedArray,
+    JsArrayBuffer, JsDataView, JsDate, JsMap, JsRegExp, JsSet, JsTypedArray,
 };
 use boa_engine::object::shape::Shape;
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
@@ -197,8 +199,9 @@ impl Walker<'_> {
             return Ok(self.reserve(o, Object::Token { module, export }));
         }
         let refuse = |what: &str| Err(boundary(SandboxError::not_cloneable(&at.render(), what)));
-        // Proxies first: a Proxy is neither its target's kind nor safe to introspect.
-        if JsProxy::from_object(o.clone()).is_ok() {
+        // Proxies first: a Proxy is neither its target's kind nor safe to introspect. (By
+        // type: `JsProxy::from_object` builds and drops an error for every other object.)
+        if o.is::<Proxy>() {
             return refuse("Proxy");
         }
         if o.is_callable() {
@@ -207,11 +210,10 @@ impl Walker<'_> {
         let (object, kind) = if o.is::<OrdinaryObject>() {
             (Object::Plain(Vec::new()), Some(Kind::Plain))
         } else if o.is_array() {
-            let length = o.get(js_string!("length"), self.context)?;
-            let length = length.as_number().unwrap_or(0.0) as u32;
             (
                 Object::Array {
-                    length,
+                    // Read with the elements, in `fill`.
+                    length: 0,
                     elements: Vec::new(),
                     extra: Vec::new(),
                 },
@@ -387,6 +389,25 @@ impl Walker<'_> {
             .collect()
     }
 
+    /// An array's elements, when they are all its own enumerable properties: dense storage
+    /// (indices `0..n`, each a plain data property) and no keyed property but `length`.
+    /// `None` for any other array, which takes the generic path.
+    fn dense_elements(o: &JsObject) -> Option<Vec<JsValue>> {
+        let object = o.borrow();
+        let properties = object.properties();
+        if properties.stored_values_len() != 1 {
+            return None;
+        }
+        let values = properties.index_property_values();
+        let dense = matches!(
+            values,
+            IndexPropertyValues::DenseI32(_)
+                | IndexPropertyValues::DenseF64(_)
+                | IndexPropertyValues::DenseElement(_)
+        );
+        dense.then(|| values.filter_map(|d| d.value().cloned()).collect())
+    }
+
     /// A plain object whose shared shape holds only enumerable string-keyed data
     /// properties: its entries, from the shape's key names (made once per shape) and its
     /// stored values. `None` for any other object, which takes the generic path.
@@ -490,10 +511,27 @@ impl Walker<'_> {
                 Object::Plain(entries)
             }
             Kind::Array => {
-                let length = match self.graph.get(id) {
-                    Some(Object::Array { length, .. }) => *length,
-                    _ => 0,
-                };
+                // As HTML reads it: when the array is serialized, with its elements (a getter
+                // that ran since the array was reached may have changed it). Its own data
+                // property, never an accessor, so read where it is stored.
+                let length = o
+                    .borrow()
+                    .properties()
+                    .get(&js_string!("length").into())
+                    .and_then(|d| d.value().and_then(JsValue::as_number))
+                    .unwrap_or(0.0) as u32;
+                if let Some(values) = Self::dense_elements(&o) {
+                    let mut elements = Vec::with_capacity(values.len());
+                    for (i, v) in (0..).zip(values) {
+                        elements.push((i, self.value(&v, At::below(&path, Seg::Index(i)))?));
+                    }
+                    self.graph.objects[id.0 as usize] = Object::Array {
+                        length,
+                        elements,
+                        extra: Vec::new(),
+                    };
+                    return Ok(());
+                }
                 let keys = Self::enumerable_entries(&o);
                 let mut elements = Vec::with_capacity(keys.len());
                 let mut extra = Vec::new();

@@ -197,6 +197,15 @@ fn one(object: Object) -> Graph {
     g
 }
 
+/// An array of `length` whose elements are `values`, from index 0.
+fn dense(length: u32, values: &[Value]) -> Graph {
+    one(Object::Array {
+        length,
+        elements: (0..).zip(values.iter().cloned()).collect(),
+        extra: vec![],
+    })
+}
+
 fn prim(v: Value) -> Graph {
     Graph::primitive(v)
 }
@@ -274,6 +283,50 @@ const OUT_CASES: &[(&str, &str, Build)] = &[
                 length: 3,
                 elements: vec![(0, Value::Number(1.0)), (2, Value::Number(3.0))],
                 extra: vec![(s("tag"), Value::str("t"))],
+            })
+        },
+    ),
+    // Arrays of only their dense elements are read straight from their storage (each kind
+    // of it); anything more on the array takes the generic path, and keeps it.
+    ("dense array of small integers", "[1, 2, 3]", || {
+        dense(3, &[Value::Number(1.0), Value::Number(2.0), Value::Number(3.0)])
+    }),
+    ("dense array of doubles", "[1.5, -0, 2]", || {
+        dense(3, &[Value::Number(1.5), Value::Number(-0.0), Value::Number(2.0)])
+    }),
+    ("dense array of mixed values", "['a', null, true]", || {
+        dense(3, &[Value::str("a"), Value::Null, Value::Bool(true)])
+    }),
+    ("dense array longer than its elements", "(() => { const a = [1, 2]; a.length = 4; return a; })()", || {
+        dense(4, &[Value::Number(1.0), Value::Number(2.0)])
+    }),
+    ("frozen dense array", "Object.freeze([1, 2])", || {
+        dense(2, &[Value::Number(1.0), Value::Number(2.0)])
+    }),
+    (
+        "dense array with an extra key",
+        "(() => { const a = [1, 2]; a.k = 'v'; return a; })()",
+        || {
+            one(Object::Array {
+                length: 2,
+                elements: vec![(0, Value::Number(1.0)), (1, Value::Number(2.0))],
+                extra: vec![(s("k"), Value::str("v"))],
+            })
+        },
+    ),
+    (
+        "dense array with a symbol key",
+        "(() => { const a = [1, 2]; a[Symbol('s')] = 3; return a; })()",
+        || dense(2, &[Value::Number(1.0), Value::Number(2.0)]),
+    ),
+    (
+        "array element made non-enumerable",
+        "(() => { const a = [1, 2, 3]; Object.defineProperty(a, 1, { enumerable: false }); return a; })()",
+        || {
+            one(Object::Array {
+                length: 3,
+                elements: vec![(0, Value::Number(1.0)), (2, Value::Number(3.0))],
+                extra: vec![],
             })
         },
     ),
@@ -385,6 +438,26 @@ const OUT_CASES: &[(&str, &str, Build)] = &[
             let id = g.push(Object::Plain(vec![]));
             g.objects[0] = Object::Plain(vec![(s("self"), Value::Object(id))]);
             g.root = Value::Object(id);
+            g
+        },
+    ),
+    (
+        // HTML reads an array's length when it serializes the array, with its elements. A
+        // getter elsewhere that runs after the array is reached but before it is read (here
+        // `b`'s, which is read first) grows it: the length read with the elements stands.
+        "array a getter grows before it is read",
+        "(() => { const a = [1]; return { a, b: { get g() { a.push(2); return 0 } } }; })()",
+        || {
+            let mut g = Graph::undefined();
+            let root = g.push(Object::Plain(vec![]));
+            let a = g.push(Object::Array {
+                length: 2,
+                elements: vec![(0, Value::Number(1.0)), (1, Value::Number(2.0))],
+                extra: vec![],
+            });
+            let b = g.push(Object::Plain(vec![(s("g"), Value::Number(0.0))]));
+            g.objects[0] = Object::Plain(vec![(s("a"), Value::Object(a)), (s("b"), Value::Object(b))]);
+            g.root = Value::Object(root);
             g
         },
     ),
