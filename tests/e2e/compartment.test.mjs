@@ -17,6 +17,12 @@ after(async () => h && h.close());
 
 const run = (fn, arg) => page.evaluate(`(${fn})(globalThis.pkg, ${JSON.stringify(arg)})`);
 
+// The largest frame gap a runaway may cause on the page. Each runaway below lasts 300 ms,
+// which a guest on the page's own thread would freeze it for; headless Chromium on two
+// busy cores drops a few 60 Hz frames by itself (a 50 ms gap was seen once, and the bench
+// measures up to 44 ms at 60 Hz), so the bound is a third of the runaway.
+const MAX_FRAME_GAP_MS = 100;
+
 /** Runs `fn` while a requestAnimationFrame loop measures the page's largest frame gap. */
 const withFrameGap = (fn) => page.evaluate(`(async () => {
   let last = performance.now(), worst = 0, on = true;
@@ -92,7 +98,7 @@ test('soft stop: a runaway ends with SANDBOX_LIMIT_EXCEEDED, the page keeps pain
   assert.equal(result.kept, 7);
   assert.equal(result.respawns, 0);
   assert.ok(result.ms < 300 + 200, `soft stop took ${result.ms} ms`);
-  assert.ok(worstFrameGapMs < 50, `largest frame gap ${worstFrameGapMs} ms`);
+  assert.ok(worstFrameGapMs < MAX_FRAME_GAP_MS, `largest frame gap ${worstFrameGapMs} ms`);
   console.log(`soft stop: ${result.ms.toFixed(1)} ms for a 300 ms deadline; worst frame gap ${worstFrameGapMs.toFixed(1)} ms`);
 });
 
@@ -123,7 +129,7 @@ test('hard kill: a guest stuck in a native builtin is killed, pending calls reje
   assert.equal(result.respawns, 1);
   assert.ok(result.events.includes('timeout'));
   assert.ok(result.killedAfter < 200 + 100 + 150, `killed after ${result.killedAfter} ms`);
-  assert.ok(result.gapDuringRunaway < 50, `largest frame gap during the runaway ${result.gapDuringRunaway} ms`);
+  assert.ok(result.gapDuringRunaway < MAX_FRAME_GAP_MS, `largest frame gap during the runaway ${result.gapDuringRunaway} ms`);
   console.log(`hard kill after ${result.killedAfter.toFixed(1)} ms (deadline 200 + grace 100); respawn to first answer ${result.respawnMs.toFixed(1)} ms; worst frame gap during the runaway ${result.gapDuringRunaway.toFixed(1)} ms, including the respawn ${worstFrameGapMs.toFixed(1)} ms`);
 });
 
