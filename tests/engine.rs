@@ -407,6 +407,27 @@ fn fast_paths_answer_as_v8() {
     answers_as_v8(FAST_PATH_CASES);
 }
 
+/// Promises of the intrinsic `%Promise%` built directly (patch 25) settle, in order, as V8's.
+#[wasm_bindgen_test(unsupported = test)]
+fn promises_settle_as_v8() {
+    let mut failures = Vec::new();
+    for (source, want) in PROMISE_CASES {
+        let mut r = Realm::new(RealmOptions::default(), None).unwrap();
+        // The realm runs every pending job before an eval returns.
+        let ran = guest_json(
+            &mut r,
+            &format!("globalThis.log = []; {{ {source} }} 'ran'"),
+        );
+        let got = guest_json(&mut r, "JSON.stringify(log)");
+        if ran != "ran" || got != *want {
+            failures.push(format!(
+                "{source}\n  ran  {ran}\n  got  {got}\n  want {want}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// `using` is still a plain name wherever it is not a declaration (parser patch 03).
 #[wasm_bindgen_test(unsupported = test)]
 fn using_as_a_name_answers_as_v8() {

@@ -443,6 +443,34 @@ const FAST_PATH_CASES: &[(&str, &str)] = &[
     (r#"(() => { const P = RegExp.prototype, global = Object.getOwnPropertyDescriptor(P, 'global'), exec = P.exec; const log = []; const run = () => log.push('abcb'.replace(/b/g, 'x')); run(); Object.defineProperty(P, 'global', { configurable: true, get() { log.push('global'); return false } }); run(); Object.defineProperty(P, 'global', global); run(); P.exec = function (s) { log.push('exec'); return exec.call(this, s) }; run(); P.exec = exec; delete P.global; run(); Object.defineProperty(P, 'global', global); run(); run(); return log })()"#, r#"["axcx","global","axcb","axcx","exec","exec","exec","axcx","axcb","axcx","axcx"]"#),
 ];
 
+/// Promise jobs, where patch 25 builds promises of the realm's own `%Promise%` directly:
+/// job order, prototypes, thenables, species, subclasses, a read `constructor`, an assigned
+/// `then` or `Promise.resolve`, and the resolving functions. Each case pushes to `log`; its
+/// answer is `JSON.stringify(log)` once every job has run, with V8's answer beside it.
+#[allow(dead_code)]
+const PROMISE_CASES: &[(&str, &str)] = &[
+    (r#"Promise.resolve(1).then(v => log.push('a' + v)); Promise.resolve().then(() => log.push('b')); (async () => { log.push('c'); await 0; log.push('d'); await null; log.push('e') })(); Promise.resolve().then(() => log.push('f')).then(() => log.push('g')); log.push('sync')"#, r#"["c","sync","a1","b","d","f","e","g"]"#),
+    (r#"const p = Promise.resolve(5); log.push(Object.getPrototypeOf(p) === Promise.prototype, p.constructor === Promise, Object.getOwnPropertyNames(p).length); p.then(v => log.push(v))"#, r#"[true,true,0,5]"#),
+    (r#"const q = Promise.resolve(1).then(x => x + 1); log.push(Object.getPrototypeOf(q) === Promise.prototype); q.then(v => log.push(v))"#, r#"[true,2]"#),
+    (r#"let n = 0; class P extends Promise { constructor(ex) { n++; super(ex) } } const p = P.resolve(3); log.push(p instanceof P, n); p.then(v => log.push(v, n)).then(() => log.push('after', n))"#, r#"[true,1,3,3,"after",3]"#),
+    (r#"Promise.resolve({ then(r) { log.push('then called'); r(7) } }).then(v => log.push(v)); log.push('sync')"#, r#"["sync","then called",7]"#),
+    (r#"(async () => { log.push(await { then(r) { log.push('thenable'); r('t') } }) })(); log.push('sync')"#, r#"["sync","thenable","t"]"#),
+    (r#"const p = Promise.resolve(1); Object.defineProperty(p, 'constructor', { get() { log.push('ctor read'); return Promise } }); (async () => { await p; log.push('awaited') })(); log.push('sync')"#, r#"["ctor read","sync","awaited"]"#),
+    (r#"class S extends Promise { static get [Symbol.species]() { log.push('species'); return Promise } } const q = S.resolve(2).then(v => v * 2); log.push(q.constructor === Promise, q instanceof S); q.then(v => log.push(v))"#, r#"["species",true,false,4]"#),
+    (r#"(async () => { try { await Promise.reject(new Error('no')) } catch (e) { log.push(e.message) } })(); Promise.reject(3).catch(v => log.push('caught ' + v))"#, r#"["no","caught 3"]"#),
+    (r#"Promise.all([1, Promise.resolve(2), { then(r) { r(3) } }]).then(v => log.push(v))"#, r#"[[1,2,3]]"#),
+    (r#"const orig = Promise.resolve; Promise.resolve = function (v) { log.push('resolve ' + v); return orig.call(this, v) }; Promise.all([1, 2]).then(v => log.push(v)); Promise.resolve = orig"#, r#"["resolve 1","resolve 2",[1,2]]"#),
+    (r#"const then = Promise.prototype.then; Promise.prototype.then = function (a, b) { log.push('then'); return then.call(this, a, b) }; (async () => { await 1; await Promise.resolve(2); log.push('done'); Promise.prototype.then = then })()"#, r#"["done"]"#),
+    (r#"const { promise, resolve } = Promise.withResolvers(); resolve(promise); promise.catch(e => log.push(e.name))"#, r#"["TypeError"]"#),
+    (r#"new Promise((res, rej) => log.push(res.name, res.length, rej.name, rej.length, Object.getOwnPropertyNames(res).sort().join(), res === rej))"#, r#"["",1,"",1,"length,name",false]"#),
+    (r#"const p = (async () => 1)(); log.push(Object.getPrototypeOf(p) === Promise.prototype); p.then(v => log.push(v)); (async () => { throw new TypeError('t') })().catch(e => log.push(e.name))"#, r#"[true,1,"TypeError"]"#),
+    (r#"let r; const p = new Promise(x => r = x); p.then(v => log.push('first ' + v)); r(1); r(2); p.then(v => log.push('second ' + v)); Promise.resolve(p).then(v => log.push('same ' + (Promise.resolve(p) === p)))"#, r#"["first 1","second 1","same true"]"#),
+    (r#"Promise.resolve(undefined).then(v => log.push(typeof v)); Promise.resolve(null).then(v => log.push(v)); Promise.resolve(1n).then(v => log.push(typeof v)); Promise.resolve(Symbol.iterator).then(v => log.push(v === Symbol.iterator))"#, r#"["undefined",null,"bigint",true]"#),
+    (r#"Promise.race([new Promise(() => {}), Promise.resolve('r')]).then(v => log.push(v)); Promise.allSettled([Promise.reject(1), 2]).then(v => log.push(v)); Promise.any([Promise.reject(1), Promise.resolve(2)]).then(v => log.push(v))"#, r#"["r",[{"status":"rejected","reason":1},{"status":"fulfilled","value":2}],2]"#),
+    (r#"Promise.resolve(1).finally(() => log.push('finally')).then(v => log.push(v)); Promise.try(() => 4).then(v => log.push(v))"#, r#"["finally",4,1]"#),
+    (r#"(async function* g() { yield 1; yield await Promise.resolve(2) })().next().then(v => log.push(v)); (async () => { for await (const x of [Promise.resolve('a'), 'b']) log.push(x) })()"#, r#"[{"value":1,"done":false},"a","b"]"#),
+];
+
 /// `using` as a plain name (patch boa_parser-03): Boa lexes it as a keyword and refused it in
 /// expressions, `let using` and `using = ...`. With V8's answers, held as [`LOCALS_CASES`].
 #[allow(dead_code)]
