@@ -407,7 +407,8 @@ fn fast_paths_answer_as_v8() {
     answers_as_v8(FAST_PATH_CASES);
 }
 
-/// Promises of the intrinsic `%Promise%` built directly (patch 25) settle, in order, as V8's.
+/// Promises of the intrinsic `%Promise%` built directly (patch 25), and `await` resumed
+/// without closures (patch 26), settle in the order and with the values V8 gives.
 #[wasm_bindgen_test(unsupported = test)]
 fn promises_settle_as_v8() {
     let mut failures = Vec::new();

@@ -67,7 +67,10 @@ fn a_top_level_await_module_that_hits_a_limit_is_a_typed_error() {
     for (source, max_recursion) in [
         ("for (;;) {} await 0;", 400),
         ("function r() { r() } r(); await 0;", 400),
-        ("await 0;", 1),
+        // The fuzzer's case was `await 0;` under a recursion limit of 1: the call that hit
+        // it was Boa's own, inside `await` (patches 25 and 26 took those calls out, and that
+        // module now runs). The first call the module makes hits it the same way.
+        ("[0].map((x) => x); await 0;", 1),
     ] {
         let policy = Policy::new(&["https://r.test/a/"], &[], &[]).expect("policy");
         let mut options = RealmOptions {

@@ -154,7 +154,8 @@ test('renderMany renders 100 and 200 cards in one round trip each; a failing car
 
 test('failures are typed and located: syntax, denied import, runaway render; the compartment lives on', async () => {
   const r = await run(async (pkg, { origin, setup }) => {
-    const { pool, c } = await (0, eval)(setup)(pkg, origin, { limits: { timeoutMs: 300 } });
+    // A second, not less: the first module load runs on a cold wasm, and the machine may be busy.
+    const { pool, c } = await (0, eval)(setup)(pkg, origin, { limits: { timeoutMs: 1000 } });
     const grab = (p) => p.then(() => 'ok', (e) => ({ code: e.code, filename: e.filename, line: e.line, path: e.path }));
     const broken = await grab(c.createCard({ module: origin + '/realm/alice/broken.js', name: 'Broken' }));
     const denied = await grab(c.createCard({ module: origin + '/realm/alice/denied.js', name: 'X' }));

@@ -443,9 +443,10 @@ const FAST_PATH_CASES: &[(&str, &str)] = &[
     (r#"(() => { const P = RegExp.prototype, global = Object.getOwnPropertyDescriptor(P, 'global'), exec = P.exec; const log = []; const run = () => log.push('abcb'.replace(/b/g, 'x')); run(); Object.defineProperty(P, 'global', { configurable: true, get() { log.push('global'); return false } }); run(); Object.defineProperty(P, 'global', global); run(); P.exec = function (s) { log.push('exec'); return exec.call(this, s) }; run(); P.exec = exec; delete P.global; run(); Object.defineProperty(P, 'global', global); run(); run(); return log })()"#, r#"["axcx","global","axcb","axcx","exec","exec","exec","axcx","axcb","axcx","axcx"]"#),
 ];
 
-/// Promise jobs, where patch 25 builds promises of the realm's own `%Promise%` directly:
-/// job order, prototypes, thenables, species, subclasses, a read `constructor`, an assigned
-/// `then` or `Promise.resolve`, and the resolving functions. Each case pushes to `log`; its
+/// Promise jobs, where patch 25 builds promises of the realm's own `%Promise%` directly and
+/// patch 26 resumes an `await` without closures: job order, prototypes, thenables, species,
+/// subclasses, a read `constructor`, an assigned `then` or `Promise.resolve`, the resolving
+/// functions, and `await` in every kind of async code. Each case pushes to `log`; its
 /// answer is `JSON.stringify(log)` once every job has run, with V8's answer beside it.
 #[allow(dead_code)]
 const PROMISE_CASES: &[(&str, &str)] = &[
@@ -469,6 +470,14 @@ const PROMISE_CASES: &[(&str, &str)] = &[
     (r#"Promise.race([new Promise(() => {}), Promise.resolve('r')]).then(v => log.push(v)); Promise.allSettled([Promise.reject(1), 2]).then(v => log.push(v)); Promise.any([Promise.reject(1), Promise.resolve(2)]).then(v => log.push(v))"#, r#"["r",[{"status":"rejected","reason":1},{"status":"fulfilled","value":2}],2]"#),
     (r#"Promise.resolve(1).finally(() => log.push('finally')).then(v => log.push(v)); Promise.try(() => 4).then(v => log.push(v))"#, r#"["finally",4,1]"#),
     (r#"(async function* g() { yield 1; yield await Promise.resolve(2) })().next().then(v => log.push(v)); (async () => { for await (const x of [Promise.resolve('a'), 'b']) log.push(x) })()"#, r#"[{"value":1,"done":false},"a","b"]"#),
+    // `await` resumes its context without closures (patch 26): interleaving, rejection,
+    // `finally`, `for await`, async generators and thenables.
+    (r#"const a = async (t) => { for (let i = 0; i < 3; i++) { log.push(t + i); await null } }; a('x'); a('y'); log.push('s')"#, r#"["x0","y0","s","x1","y1","x2","y2"]"#),
+    (r#"(async () => { await Promise.reject(new RangeError('r')) })().catch(e => log.push(e.name))"#, r#"["RangeError"]"#),
+    (r#"(async () => { try { throw 1 } finally { await null; log.push('fin') } })().catch(v => log.push('rej ' + v))"#, r#"["fin","rej 1"]"#),
+    (r#"(async () => { try { for await (const x of [Promise.reject('bad')]) log.push(x) } catch (e) { log.push('caught ' + e) } })()"#, r#"["caught bad"]"#),
+    (r#"const g = (async function* () { try { yield 1; await null; yield 2 } finally { log.push('cleanup') } })(); g.next().then(r => { log.push(r.value); return g.return(9) }).then(r => log.push(r.value, r.done))"#, r#"[1,"cleanup",9,true]"#),
+    (r#"(async () => { const v = await new Promise(r => r(Promise.resolve('nested'))); log.push(v); try { await { then(_, rej) { rej('thenable no') } } } catch (e) { log.push(e) } })()"#, r#"["nested","thenable no"]"#),
 ];
 
 /// `using` as a plain name (patch boa_parser-03): Boa lexes it as a keyword and refused it in
