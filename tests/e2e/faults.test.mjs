@@ -414,19 +414,26 @@ test('a limit hit in import(), an async generator or a top-level-await module is
   }
 });
 
-test('an engine failure the worker survives (SANDBOX_TERMINATED from the realm) is followed by a fresh realm', async () => {
+// This source was an engine failure the worker survived (SANDBOX_TERMINATED, crashed, and a
+// fresh realm): the async function's promise capability called an executor past the
+// recursion limit, inside a step Boa expected to succeed. Patch 25 makes that capability
+// without a call, so the limit is now hit by the guest's own call: a typed error, in the
+// same realm.
+test('an async function at the recursion limit is a typed limit error; the same realm serves the next call', async () => {
   const r = await run(async (pkg, { origin }) => {
     const { grab } = faults;
     const { pool, c, events } = await faults.setup(pkg, origin, { timeoutMs: 2000 });
-    const crashed = await grab(c.eval('async function a() {} function r() { a(); r() } r()'));
-    const next = await grab(c.eval('6 * 7'));
-    const again = await grab(c.eval('6 * 7'));
+    await c.eval('globalThis.before = 1');
+    const stopped = await c.eval('async function a() {} function r() { a(); r() } r()').then(() => ({}), (e) => e);
+    const next = await grab(c.eval('[typeof globalThis.before, 6 * 7]'));
     const seen = structuredClone(events);
+    const respawns = c.stats().respawns;
     pool.close();
-    return { crashed: { code: crashed.code, reason: crashed.reason }, next: next.ok ? next.value : next.code, again: again.ok ? again.value : again.code, events: seen };
+    return { stopped: { code: stopped.code, limit: stopped.limit }, next: next.ok ? next.value : next.code, events: seen, respawns };
   }, { origin: h.origin });
-  console.log(`async function at the recursion limit: ${r.crashed.code}/${r.crashed.reason}; next call ${r.next}, then ${r.again}; terminated events ${JSON.stringify(r.events.compartment)}`);
-  assert.deepEqual(r.crashed, TERMINATED('crashed'));
-  assert.equal(r.next, 42);
-  assert.equal(r.again, 42);
+  console.log(`async function at the recursion limit: ${r.stopped.code}/${r.stopped.limit}; next call ${JSON.stringify(r.next)}; terminated events ${JSON.stringify(r.events.compartment)}`);
+  assert.deepEqual(r.stopped, { code: 'SANDBOX_LIMIT_EXCEEDED', limit: 'maxRecursion' });
+  assert.deepEqual(r.next, ['number', 42]);
+  assert.deepEqual(r.events.compartment, []);
+  assert.equal(r.respawns, 0);
 });
