@@ -36,13 +36,13 @@ self.onmessage = (event) => {
       return;
     }
     try {
+      if (typeof msg.memoryLimitBytes === 'number' && msg.memoryLimitBytes > 0) memoryLimit = msg.memoryLimitBytes;
       memory = initSync({ module: msg.module }).memory;
-      host = new WorkerHost(typeof msg.tokenKey === 'string' ? msg.tokenKey : undefined);
+      host = new WorkerHost(typeof msg.tokenKey === 'string' ? msg.tokenKey : undefined, memoryLimit);
     } catch (e) {
       fatal('crashed', `the engine failed to start: ${e && e.message}`);
       return;
     }
-    if (typeof msg.memoryLimitBytes === 'number' && msg.memoryLimitBytes > 0) memoryLimit = msg.memoryLimitBytes;
     post({ v: 1, type: 'ready', memory: memory.buffer.byteLength });
     return;
   }

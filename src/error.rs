@@ -101,6 +101,8 @@ pub enum Limit {
     CloneBytes,
     /// Source text length.
     SourceLength,
+    /// The worker's wasm memory (the instance is replaced; see `TerminationReason::Memory`).
+    Memory,
 }
 
 impl Limit {
@@ -117,6 +119,7 @@ impl Limit {
             Limit::CloneObjects => "maxCloneObjects",
             Limit::CloneBytes => "maxCloneBytes",
             Limit::SourceLength => "maxSourceLength",
+            Limit::Memory => "memoryLimitMb",
         }
     }
 }

@@ -988,6 +988,10 @@ fn classify_js(err: JsError, inner: &mut Inner) -> SandboxError {
                     Limit::Deadline,
                     "the guest ran past its deadline (limits.timeoutMs)",
                 ),
+                Some(Limit::Memory) => SandboxError::terminated(
+                    TerminationReason::Memory,
+                    "the guest grew the wasm memory past its ceiling (memoryLimitMb)",
+                ),
                 _ => SandboxError::limit(
                     Limit::Instructions,
                     "the guest used up its instruction budget (limits.instructions)",
@@ -1231,7 +1235,38 @@ fn restrict_global(context: &mut Context) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::expect_used)]
     use super::*;
+
+    /// No guest source we know still makes Boa fail internally, so a native function stands
+    /// in for one: the failure is uncatchable, ends the realm as `crashed`, and the realm
+    /// refuses later entries.
+    #[test]
+    fn an_engine_failure_ends_the_realm_as_crashed() {
+        use boa_engine::{NativeFunction, error::PanicError, js_string};
+        for src in [
+            "engineFails()",
+            "try { engineFails() } catch { 'caught' }",
+            "try { engineFails() } finally { 'finally' }",
+            "Promise.resolve().then(engineFails); 1",
+        ] {
+            let mut r = Realm::new(RealmOptions::default(), None).expect("realm");
+            let inner = r.inner.as_mut().expect("live");
+            let fails =
+                NativeFunction::from_fn_ptr(|_, _, _| Err(PanicError::new("probe failure").into()));
+            inner
+                .context
+                .register_global_builtin_callable(js_string!("engineFails"), 0, fails)
+                .expect("register");
+            let e = r.eval(src, &EvalOptions::default()).expect_err(src);
+            assert_eq!(e.code, ErrorCode::Terminated, "{src}: {e}");
+            assert_eq!(e.details.reason, Some(TerminationReason::Crashed), "{src}");
+            assert!(e.message.contains("probe failure"), "{src}: {e}");
+            assert!(r.is_disposed(), "{src}");
+            let next = r.eval("1", &EvalOptions::default()).expect_err("disposed");
+            assert_eq!(next.code, ErrorCode::Disposed, "{src}");
+        }
+    }
 
     #[test]
     fn boa_positions_parse() {

@@ -43,11 +43,16 @@ fn error_reply(id: Option<u64>, error: &SandboxError) -> JsValue {
 #[wasm_bindgen]
 impl WorkerHost {
     /// A host with no realms. `token_key` is the random key trusted-export tokens leave
-    /// under (see `convert::TOKEN_KEY`).
+    /// under (see `convert::TOKEN_KEY`); `memory_limit` is the worker's memory cap in
+    /// bytes, which then also stops guest bytecode inside a step (see `budget`).
     #[wasm_bindgen(constructor)]
-    pub fn new(token_key: Option<String>) -> WorkerHost {
+    pub fn new(token_key: Option<String>, memory_limit: Option<f64>) -> WorkerHost {
         super::install_bridge();
         super::convert::set_token_key(token_key.filter(|k| k.len() >= 16));
+        let ceiling = memory_limit
+            .filter(|b| b.is_finite() && *b >= 1.0)
+            .unwrap_or(0.0);
+        crate::budget::set_memory_ceiling(ceiling as u64);
         WorkerHost::default()
     }
 

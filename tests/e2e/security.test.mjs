@@ -904,8 +904,9 @@ const RESOURCES = [
   { name: 'deep recursion', src: 'function f() { return f() + 1; } f()', expect: ['SANDBOX_LIMIT_EXCEEDED:maxRecursion'] },
   { name: 'recursion that tries to catch its RangeError', src: 'function f() { try { return f() + 1; } catch (e) { return f(); } } f()', expect: ['SANDBOX_LIMIT_EXCEEDED:maxRecursion', ...LIMIT_TIME] },
   { name: 'async infinite loop', src: '(async () => { for (;;) await null; })()', expect: LIMIT_TIME },
-  { name: 'promise flood', src: 'for (;;) Promise.resolve().then(() => {})', expect: LIMIT_TIME },
-  // The job queue itself grows until the deadline; with memoryLimitMb 64 the step can also end over the cap.
+  // Each iteration leaves a job queued, so the queue grows until the deadline; once that passes
+  // memoryLimitMb 64 first, the memory ceiling stops the step (a promise is cheap since patch 25).
+  { name: 'promise flood', src: 'for (;;) Promise.resolve().then(() => {})', expect: [...LIMIT_TIME, 'SANDBOX_TERMINATED:memory'] },
   { name: 'microtask flood', src: '(function f() { queueMicrotask(f); queueMicrotask(f); })(); 1', expect: [...LIMIT_TIME, 'SANDBOX_TERMINATED:memory'] },
   { name: 'timer flood past maxTimers', src: 'let n = 0; try { for (let i = 0; i < 2000; i++) { setTimeout(() => {}, 1e6); n++; } } catch (e) { [n, e.name] }', expect: ['value'], check: (r) => assert.deepEqual(r.outcome.value.first, [1000, 'RangeError']) },
   { name: 'an interval that never yields', src: 'setInterval(() => { for (;;) {} }, 0)', expect: ['value'], settleMs: 700,
@@ -917,7 +918,14 @@ const RESOURCES = [
   { name: 'new ArrayBuffer(2**31)', src: 'try { new ArrayBuffer(2 ** 31) } catch (e) { e.name }', expect: ['value'], check: (r) => assert.equal(r.outcome.value, 'RangeError') },
   { name: 'new Float64Array(2**28)', src: 'try { new Float64Array(2 ** 28) } catch (e) { e.name }', expect: ['value'], check: (r) => assert.equal(r.outcome.value, 'RangeError') },
   { name: 'string doubling s += s', src: 'let s = "x"; for (;;) s += s', limits: { timeoutMs: 4000 }, expect: ['SANDBOX_TERMINATED:memory', 'SANDBOX_TERMINATED:crashed', 'SANDBOX_TERMINATED:timeout'] },
-  { name: 'object flood past memoryLimitMb', src: 'const a = []; for (;;) a.push({ a: 1, b: [1, 2, 3] })', limits: { timeoutMs: 1500 }, expect: ['SANDBOX_TERMINATED:memory', 'SANDBOX_TERMINATED:timeout'] },
+  // The ceiling is checked with the deadline, every slice of bytecode: the step ends as soon as
+  // the memory passes 64 MB, long before its 20 s deadline, and the memory stops near the cap.
+  { name: 'object flood past memoryLimitMb', src: 'const a = []; for (;;) a.push({ a: 1, b: [1, 2, 3] })', limits: { timeoutMs: 20000 }, expect: ['SANDBOX_TERMINATED:memory'],
+    check: (r) => {
+      assert.ok(r.ms < 10000, `stopped after ${r.ms} ms`);
+      const grew = Number(/grew to (\d+) bytes/.exec(r.outcome.message)?.[1]);
+      assert.ok(grew < 72 * 2 ** 20, `the memory reached ${grew} bytes`);
+    } },
   { name: 'new Array(1e9).fill(0)', src: 'new Array(1e9).fill(0).length', expect: ['SANDBOX_TERMINATED:timeout', 'SANDBOX_TERMINATED:memory', 'SANDBOX_TERMINATED:crashed'] },
   { name: 'catastrophic regex backtracking', src: '/^(a+)+$/.test("a".repeat(40) + "b")', expect: ['SANDBOX_TERMINATED:timeout'] },
   { name: 'a huge sparse array crosses as sparse', src: 'const a = []; a.length = 2 ** 32 - 1; a[5] = 1; a', expect: ['value'],

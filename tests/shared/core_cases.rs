@@ -911,6 +911,33 @@ fn deadline_stops_a_loop_promptly() {
     assert!(took.as_millis() < 2_000, "took {took:?}");
 }
 
+/// The worker's memory ceiling stops guest bytecode inside the step that passes it, not
+/// at its deadline. Only wasm has a linear memory to cap.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen_test]
+fn memory_ceiling_stops_an_allocating_loop_within_its_step() {
+    use isolated_realm::TerminationReason;
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            isolated_realm::budget::set_memory_ceiling(0);
+        }
+    }
+    let size = || core::arch::wasm32::memory_size::<0>() as u64 * 65_536;
+    let mut r = limited(u64::MAX / 2, 20_000);
+    let ceiling = size() + (16 << 20);
+    let _reset = Reset;
+    isolated_realm::budget::set_memory_ceiling(ceiling);
+    let start = web_time::Instant::now();
+    let e = eval(&mut r, "const a = []; for (;;) a.push({ a: 1, b: [1, 2, 3] })")
+        .expect_err("memory");
+    let took = start.elapsed();
+    assert_eq!(e.code, ErrorCode::Terminated, "{e}");
+    assert_eq!(e.details.reason, Some(TerminationReason::Memory), "{e}");
+    assert!(size() < ceiling + (8 << 20), "grew to {} past {ceiling}", size());
+    assert!(took.as_millis() < 10_000, "took {took:?}");
+}
+
 #[wasm_bindgen_test(unsupported = test)]
 fn budget_is_per_entry_not_per_realm() {
     let mut r = limited(2_000_000, 60_000);
