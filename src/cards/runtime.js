@@ -197,7 +197,9 @@
   function assign(inst, data) {
     if (data === null || typeof data !== 'object') throw new TypeError('card data must be an object');
     const schema = fieldsOf(inst.constructor);
-    for (const key of Object.keys(data)) {
+    const keys = Object.keys(data);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i];
       const d = schema.get(key);
       if (!d) throw new TypeError(`${inst.constructor.name} has no field "${key}"`);
       if (d.computeVia) continue;
@@ -352,7 +354,9 @@
     const a = attrs || {};
     const events = {};
     const rest = {};
-    for (const k of Object.keys(a)) {
+    const keys = Object.keys(a);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       if (k === 'on') Object.assign(events, a.on);
       else if (a[k] instanceof On) events[a[k].event] = a[k];
       else rest[k] = a[k];
@@ -472,18 +476,24 @@
     });
   }
 
+  // Render paths loop by index: in the guest's engine a for-of or a spread over an array
+  // allocates an iterator and a result object per step (a quarter of a card's render).
   function instantiate(nodes, values) {
     const out = [];
-    for (const n of nodes) {
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
       if (typeof n === 'string') out.push(n);
       else if (hasOwn(n, 'hole')) out.push(values[n.hole]);
       else {
         const attrs = {};
         const events = {};
-        for (const a of n.attrs) {
+        for (let j = 0; j < n.attrs.length; j++) {
+          const a = n.attrs[j];
           if (hasOwn(a, 'spread')) {
             const v = values[a.spread];
-            for (const x of Array.isArray(v) ? v : [v]) {
+            const many = Array.isArray(v);
+            for (let k = 0, len = many ? v.length : 1; k < len; k++) {
+              const x = many ? v[k] : v;
               if (x instanceof On) events[x.event] = x;
               else if (x && typeof x === 'object') Object.assign(attrs, x);
             }
@@ -492,8 +502,7 @@
             if (v instanceof On) events[v.event] = v;
             else attrs[a.name] = v;
           } else {
-            attrs[a.name] = a.parts.length === 1 && a.parts[0] === true ? true
-              : a.parts.map((p) => (typeof p === 'string' ? p : String(values[p.hole] ?? ''))).join('');
+            attrs[a.name] = a.parts.length === 1 && a.parts[0] === true ? true : joinParts(a.parts, values);
           }
         }
         const children = instantiate(n.children, values);
@@ -502,6 +511,19 @@
       }
     }
     return out;
+  }
+
+  function joinParts(parts, values) {
+    let s = '';
+    for (let k = 0; k < parts.length; k++) {
+      const p = parts[k];
+      s += typeof p === 'string' ? p : String(values[p.hole] ?? '');
+    }
+    return s;
+  }
+
+  function pushAll(out, items) {
+    for (let i = 0; i < items.length; i++) out.push(items[i]);
   }
 
   // ---- rendering ----------------------------------------------------------------------
@@ -522,16 +544,18 @@
     if (value == null || value === false || value === true) return;
     if (typeof value === 'string') { out.push(value); return; }
     if (typeof value === 'number' || typeof value === 'bigint') { out.push(String(value)); return; }
-    if (Array.isArray(value)) { for (const v of value) lower(v, ctx, out); return; }
+    if (Array.isArray(value)) { for (let i = 0; i < value.length; i++) lower(value[i], ctx, out); return; }
     if (typeof value !== 'object' && !isFn(value)) throw new TypeError(`a template produced a ${typeof value}, which is not renderable`);
     if (lowered.has(value)) { out.push(value); return; }
     if (value instanceof Date) { out.push(value.toISOString().slice(0, 10)); return; }
-    if (value instanceof CardDef) { out.push(...renderNested(value, 'embedded', ctx)); return; }
-    if (value instanceof FieldDef) { out.push(...renderField(value.constructor, value, 'embedded', ctx, null)); return; }
+    if (value instanceof CardDef) { pushAll(out, renderNested(value, 'embedded', ctx)); return; }
+    if (value instanceof FieldDef) { pushAll(out, renderField(value.constructor, value, 'embedded', ctx, null)); return; }
     if (!value[VNODE]) throw new TypeError('a template produced an object that is not renderable (use html`` or h())');
     if (++ctx.nodes > MAX_NODES) throw new RangeError(`a render produced more than ${MAX_NODES} nodes`);
     const on = {};
-    for (const ev of Object.keys(value.on || {})) {
+    const events = Object.keys(value.on || {});
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i];
       const given = value.on[ev];
       const entry = given instanceof On ? { fn: given.fn, args: given.args } : isFn(given) ? { fn: given, args: [] } : null;
       if (!entry) throw new TypeError(`the "${ev}" handler is not a function`);
@@ -563,7 +587,9 @@
 
   function attrStrings(attrs) {
     const out = {};
-    for (const k of Object.keys(attrs || {})) {
+    const keys = Object.keys(attrs || {});
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       const v = attrs[k];
       if (v == null || v === false) continue;
       if (k === 'class' && Array.isArray(v)) out.class = v.filter(Boolean).join(' ');
@@ -576,7 +602,9 @@
 
   function plainProps(props) {
     const out = {};
-    for (const k of Object.keys(props || {})) {
+    const keys = Object.keys(props || {});
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
       const v = props[k];
       if (isFn(v)) throw new TypeError(`prop "${k}" is a function; pass actions with on()`);
       out[k] = v;
@@ -656,7 +684,8 @@
     if (ctx.depth > 16) throw new RangeError('cards link more than 16 levels deep');
     ctx.depth++;
     try {
-      for (const c of chainCss(card.constructor)) ctx.css.add(c);
+      const styles = chainCss(card.constructor);
+      for (let i = 0; i < styles.length; i++) ctx.css.add(styles[i]);
       const fields = fieldsView(card, format, ctx);
       const t = templateOf(card.constructor, format);
       const set = (path) => setterFor(card, path);
@@ -706,7 +735,10 @@
     renderOf.set(key, kept);
     tables.set(ctx.seq, { id: String(id), format, actions: ctx.actions });
     const cls = card.constructor;
-    return { id: String(id), format, tree, css: [...ctx.css].join('\n'), title: String(card.title || cls.displayName || cls.name) };
+    let css = '';
+    let first = true;
+    ctx.css.forEach((c) => { css = first ? c : `${css}\n${c}`; first = false; });
+    return { id: String(id), format, tree, css, title: String(card.title || cls.displayName || cls.name) };
   }
 
   function lookup(id) {
