@@ -491,9 +491,9 @@
           const a = n.attrs[j];
           if (hasOwn(a, 'spread')) {
             const v = values[a.spread];
-            const many = Array.isArray(v);
-            for (let k = 0, len = many ? v.length : 1; k < len; k++) {
-              const x = many ? v[k] : v;
+            const xs = Array.isArray(v) ? v : [v];
+            for (let k = 0; k < xs.length; k++) {
+              const x = xs[k];
               if (x instanceof On) events[x.event] = x;
               else if (x && typeof x === 'object') Object.assign(attrs, x);
             }
@@ -735,10 +735,7 @@
     renderOf.set(key, kept);
     tables.set(ctx.seq, { id: String(id), format, actions: ctx.actions });
     const cls = card.constructor;
-    let css = '';
-    let first = true;
-    ctx.css.forEach((c) => { css = first ? c : `${css}\n${c}`; first = false; });
-    return { id: String(id), format, tree, css, title: String(card.title || cls.displayName || cls.name) };
+    return { id: String(id), format, tree, css: [...ctx.css].join('\n'), title: String(card.title || cls.displayName || cls.name) };
   }
 
   function lookup(id) {
