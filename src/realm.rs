@@ -16,7 +16,8 @@ use boa_engine::{
 
 use crate::budget::Meter;
 use crate::capabilities;
-use crate::clone::{Captured, CloneError, from_guest, to_guest, to_guest_args};
+use crate::clone::host_tape::{self, HostTape};
+use crate::clone::{Captured, CloneError, fast, from_guest, to_guest, to_guest_args};
 use crate::error::{ErrorCode, Limit, Location, Result, SandboxError, TerminationReason};
 use crate::handler::{self, AsyncCalls, Handler, HostCall};
 use crate::jobs::JobQueue;
@@ -316,6 +317,27 @@ impl Realm {
     /// `SANDBOX_INVALID_OPTIONS` for a non-identifier name; `SANDBOX_GUEST_THREW` if the
     /// guest made the binding non-configurable; `SANDBOX_DISPOSED`.
     pub fn set(&mut self, name: &str, value: &Graph) -> Result<()> {
+        self.set_with(name, Host::Graph(value))
+    }
+
+    /// [`Realm::set`] for a value walked on the host, decoded here.
+    ///
+    /// # Errors
+    /// As [`Realm::set`]; `SANDBOX_NOT_CLONEABLE` or `SANDBOX_LIMIT_EXCEEDED` for the value
+    /// (see [`host_tape::decode`]).
+    pub fn set_tape(&mut self, name: &str, value: &HostTape<'_>) -> Result<()> {
+        let limits = self.limits.clone;
+        let built = match self.inner.as_mut() {
+            Some(inner) if !name.is_empty() => fast::value(value, limits, &mut inner.context),
+            _ => None,
+        };
+        match built {
+            Some(v) => self.set_with(name, Host::Guest(v)),
+            None => self.set(name, &host_tape::decode(value, limits)?),
+        }
+    }
+
+    fn set_with(&mut self, name: &str, value: Host<'_, JsValue>) -> Result<()> {
         if name.is_empty() {
             return Err(SandboxError::invalid_option(
                 "name",
@@ -323,7 +345,10 @@ impl Realm {
             ));
         }
         self.enter(false, |inner| {
-            let v = to_guest(value, &mut inner.context)?;
+            let v = match value {
+                Host::Graph(g) => to_guest(g, &mut inner.context)?,
+                Host::Guest(v) => v,
+            };
             let global = inner.context.global_object();
             global.define_property_or_throw(
                 JsString::from(name),
@@ -345,7 +370,26 @@ impl Realm {
     /// # Errors
     /// As [`Realm::eval`]; a missing or non-callable `name` is a guest `TypeError`.
     pub fn call(&mut self, name: &str, args: &Graph) -> Result<Graph> {
-        settled(self.call_with(name, args, true), self)
+        settled(self.call_with(name, Host::Graph(args), true), self)
+    }
+
+    /// [`Realm::call`] with arguments walked on the host, decoded here. The common values
+    /// are built in the guest straight from the tape ([`fast`]); anything else, and every
+    /// error, goes through the decoded graph, before the realm is entered.
+    ///
+    /// # Errors
+    /// As [`Realm::call`]; `SANDBOX_NOT_CLONEABLE` or `SANDBOX_LIMIT_EXCEEDED` for the
+    /// arguments (see [`host_tape::decode`]).
+    pub fn call_tape(&mut self, name: &str, args: &HostTape<'_>) -> Result<Graph> {
+        let limits = self.limits.clone;
+        let built = match self.inner.as_mut() {
+            Some(inner) => fast::args(args, limits, &mut inner.context),
+            None => None,
+        };
+        match built {
+            Some(args) => settled(self.call_with(name, Host::Guest(args), true), self),
+            None => self.call(name, &host_tape::decode(args, limits)?),
+        }
     }
 
     /// Like [`Realm::call`], awaiting a promise result as [`Realm::eval_outcome`] does.
@@ -353,10 +397,15 @@ impl Realm {
     /// # Errors
     /// As [`Realm::call`].
     pub fn call_outcome(&mut self, name: &str, args: &Graph) -> Result<Outcome> {
-        self.call_with(name, args, true)
+        self.call_with(name, Host::Graph(args), true)
     }
 
-    fn call_with(&mut self, name: &str, args: &Graph, await_promise: bool) -> Result<Outcome> {
+    fn call_with(
+        &mut self,
+        name: &str,
+        args: Host<'_, Vec<JsValue>>,
+        await_promise: bool,
+    ) -> Result<Outcome> {
         self.enter(await_promise, |inner| {
             let context = &mut inner.context;
             let f = context.global_object().get(JsString::from(name), context)?;
@@ -365,7 +414,10 @@ impl Realm {
                     .with_message(format!("{name} is not a function"))
                     .into());
             };
-            let args = to_guest_args(args, context)?;
+            let args = match args {
+                Host::Graph(g) => to_guest_args(g, context)?,
+                Host::Guest(args) => args,
+            };
             f.call(&JsValue::undefined(), &args, context)
                 .map_err(Failure::from)
         })
@@ -946,6 +998,12 @@ fn done(outcome: Result<Outcome>) -> Result<Graph> {
         Outcome::Done(g) => Ok(g),
         Outcome::Pending(_) => Err(internal("an entry that never awaits was left pending")),
     }
+}
+
+/// A host value for the guest: a graph, or already built in the guest.
+enum Host<'g, T> {
+    Graph(&'g Graph),
+    Guest(T),
 }
 
 /// A failed entry before classification.

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert::from_graph;
 use super::error::to_js;
-use super::walk::to_graph;
+use super::walk::{to_graph, walk};
 use crate::error::{ErrorCode, SandboxError};
 use crate::options::{EvalOptions, RealmOptions};
 use crate::realm::{HandlerFailure, HostHandler, Realm};
@@ -127,9 +127,11 @@ impl RawRealm {
                 "must be a string",
             )));
         };
-        let graph = to_graph(&value, self.clone_limits).map_err(|e| err(&e))?;
+        let walked = walk(&value, self.clone_limits).map_err(|e| err(&e))?;
         let mut realm = self.realm.try_borrow_mut().map_err(|_| busy())?;
-        realm.set(&name, &graph).map_err(|e| err(&e))
+        walked
+            .with_tape(|tape| realm.set_tape(&name, tape))
+            .map_err(|e| err(&e))
     }
 
     /// Calls guest global `name` with cloned `args` (an array); returns a clone of the result.
@@ -140,9 +142,11 @@ impl RawRealm {
                 "must be a string",
             )));
         };
-        let graph = to_graph(&args, self.clone_limits).map_err(|e| err(&e))?;
+        let walked = walk(&args, self.clone_limits).map_err(|e| err(&e))?;
         let mut realm = self.realm.try_borrow_mut().map_err(|_| busy())?;
-        let result = realm.call(&name, &graph).map_err(|e| err(&e))?;
+        let result = walked
+            .with_tape(|tape| realm.call_tape(&name, tape))
+            .map_err(|e| err(&e))?;
         drop(realm);
         from_graph(&result).map_err(|e| err(&e))
     }

@@ -1,6 +1,6 @@
-//! Host JS values → boundary graphs. The host value is walked once, in JS (`walk_value`
-//! below), into a tape of numbers and one string; the graph is decoded from that tape here,
-//! where every cap, path and error is decided. This replaced a walk from Rust that crossed
+//! Host JS values → boundary tapes. The host value is walked once, in JS (`walk_value`
+//! below), into a tape of numbers and one string; the core decodes that tape
+//! ([`crate::clone::host_tape`]), where every cap, path and error is decided. This replaced a walk from Rust that crossed
 //! into JS several times per property (its type, its key, its text, its getter).
 //!
 //! The JS walk visits values in the order the graph is built (an object's own keys, then
@@ -19,10 +19,9 @@
 use js_sys::{Array, Float64Array, Uint8Array, Uint16Array};
 use wasm_bindgen::{JsCast, JsValue, prelude::wasm_bindgen};
 
-use crate::error::{Limit, SandboxError};
-use crate::value::{
-    At, CloneLimits, ErrorName, Graph, ObjId, Object, Path, Seg, Text, Value, ViewKind,
-};
+use crate::clone::host_tape::{HostTape, decode, malformed};
+use crate::error::SandboxError;
+use crate::value::{CloneLimits, Graph};
 
 #[wasm_bindgen(inline_js = "
 const VIEWS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array',
@@ -228,13 +227,39 @@ extern "C" {
     ) -> Result<JsValue, JsValue>;
 }
 
-/// Converts a host value to a graph.
+/// A host value, walked: what the core decodes (see [`HostTape`]).
+pub struct Walked {
+    ops: Vec<f64>,
+    text: String,
+    wide: Vec<u16>,
+    /// The `ArrayBuffer`s met, left on the host until the decoder charges them.
+    buffers: JsValue,
+}
+
+impl Walked {
+    /// Runs `f` on the tape.
+    pub fn with_tape<R>(&self, f: impl FnOnce(&HostTape<'_>) -> R) -> R {
+        let buffers = self.buffers.dyn_ref::<Array>();
+        let buffer = |i: usize| {
+            let buffer = buffers?.get(u32::try_from(i).ok()?);
+            buffer
+                .is_instance_of::<js_sys::ArrayBuffer>()
+                .then(|| Uint8Array::new(&buffer).to_vec())
+        };
+        f(&HostTape {
+            ops: &self.ops,
+            text: &self.text,
+            wide: &self.wide,
+            buffer: &buffer,
+        })
+    }
+}
+
+/// Walks a host value into a tape (in JS, once).
 ///
 /// # Errors
-/// `SANDBOX_NOT_CLONEABLE` with the path for functions, symbols, promises, weak
-/// collections, platform objects and a getter that throws; `SANDBOX_LIMIT_EXCEEDED` over a
-/// cap.
-pub fn to_graph(value: &JsValue, limits: CloneLimits) -> Result<Graph, SandboxError> {
+/// `SANDBOX_NOT_CLONEABLE` when something the walk touched threw outside a getter.
+pub fn walk(value: &JsValue, limits: CloneLimits) -> Result<Walked, SandboxError> {
     let walked = walk_value(
         value,
         limits.max_objects as f64,
@@ -244,7 +269,7 @@ pub fn to_graph(value: &JsValue, limits: CloneLimits) -> Result<Graph, SandboxEr
     // Something the walk touched threw outside a getter (a throwing `constructor` or
     // `getTime`, say): refused, like any value that cannot be described.
     .map_err(|_| malformed())?;
-    let (ops, text, wide, buffers) = match walked.dyn_into::<Array>() {
+    Ok(match walked.dyn_into::<Array>() {
         Ok(parts) => {
             let wide = parts.get(2);
             let wide = if wide.is_undefined() {
@@ -252,395 +277,28 @@ pub fn to_graph(value: &JsValue, limits: CloneLimits) -> Result<Graph, SandboxEr
             } else {
                 wide.unchecked_into::<Uint16Array>().to_vec()
             };
-            (
-                parts.get(0).unchecked_into::<Float64Array>().to_vec(),
-                parts.get(1).as_string().unwrap_or_default(),
+            Walked {
+                ops: parts.get(0).unchecked_into::<Float64Array>().to_vec(),
+                text: parts.get(1).as_string().unwrap_or_default(),
                 wide,
-                parts.get(3),
-            )
+                buffers: parts.get(3),
+            }
         }
-        Err(ops) => (
-            ops.unchecked_into::<Float64Array>().to_vec(),
-            String::new(),
-            Vec::new(),
-            JsValue::UNDEFINED,
-        ),
-    };
-    let mut d = Decoder {
-        limits,
-        graph: Graph::undefined(),
-        tasks: Vec::new(),
-        bytes: 0,
-        ops: &ops,
-        p: 0,
-        text: &text,
-        at: 0,
-        wide: &wide,
-        w: 0,
-        buffers: &buffers,
-        keys: Vec::new(),
-    };
-    let root = d.value(At::here(&Path::root()))?;
-    while let Some((id, path)) = d.tasks.pop() {
-        d.fill(id, &path)?;
-    }
-    d.graph.root = root;
-    Ok(d.graph)
+        Err(ops) => Walked {
+            ops: ops.unchecked_into::<Float64Array>().to_vec(),
+            text: String::new(),
+            wide: Vec::new(),
+            buffers: JsValue::UNDEFINED,
+        },
+    })
 }
 
-fn over(limit: Limit, what: String, at: At<'_>) -> SandboxError {
-    let mut e = SandboxError::limit(limit, what);
-    e.details.path = Some(at.render());
-    e
-}
-
-fn malformed() -> SandboxError {
-    SandboxError::not_cloneable("$", "value the host walk could not describe")
-}
-
-struct Decoder<'a> {
-    limits: CloneLimits,
-    graph: Graph,
-    tasks: Vec<(ObjId, Path)>,
-    bytes: usize,
-    ops: &'a [f64],
-    p: usize,
-    text: &'a str,
-    at: usize,
-    wide: &'a [u16],
-    w: usize,
-    buffers: &'a JsValue,
-    keys: Vec<Text>,
-}
-
-impl Decoder<'_> {
-    fn num(&mut self) -> Result<f64, SandboxError> {
-        let n = self.ops.get(self.p).copied().ok_or_else(malformed)?;
-        self.p += 1;
-        Ok(n)
-    }
-
-    fn index(&mut self) -> Result<usize, SandboxError> {
-        Ok(self.num()? as usize)
-    }
-
-    fn text(&mut self) -> Result<Text, SandboxError> {
-        Ok(self.text_units()?.0)
-    }
-
-    /// The next string, and its length in UTF-16 units.
-    fn text_units(&mut self) -> Result<(Text, usize), SandboxError> {
-        let n = self.num()? as i64;
-        if n < 0 {
-            let m = (-n - 1) as usize;
-            let units = self.wide.get(self.w..self.w + m).ok_or_else(malformed)?;
-            self.w += m;
-            return Ok((Text::from_utf16(units), m));
-        }
-        // `n` UTF-16 units of the joined text, which is well-formed.
-        let rest = self.text.get(self.at..).ok_or_else(malformed)?;
-        let n_units = n as usize;
-        // Most text is ASCII: one byte per unit, nothing to decode.
-        if let Some(ascii) = rest.get(..n_units).filter(|s| s.is_ascii()) {
-            self.at += n_units;
-            return Ok((Text::Utf8(ascii.into()), n_units));
-        }
-        let mut units = 0;
-        let mut end = 0;
-        for c in rest.chars() {
-            if units >= n as usize {
-                break;
-            }
-            units += c.len_utf16();
-            end += c.len_utf8();
-        }
-        if units != n as usize {
-            return Err(malformed());
-        }
-        self.at += end;
-        Ok((Text::Utf8(rest[..end].into()), units))
-    }
-
-    /// A property key: an id of one seen before, or -1 and a new one.
-    fn key(&mut self) -> Result<Text, SandboxError> {
-        let id = self.num()?;
-        if id >= 0.0 {
-            return self.keys.get(id as usize).cloned().ok_or_else(malformed);
-        }
-        let name = self.text()?;
-        self.keys.push(name.clone());
-        Ok(name)
-    }
-
-    fn string(&mut self) -> Result<String, SandboxError> {
-        Ok(self.text()?.to_lossy())
-    }
-
-    fn charge(&mut self, n: usize, at: At<'_>) -> Result<(), SandboxError> {
-        self.bytes = self.bytes.saturating_add(n);
-        if self.bytes > self.limits.max_bytes {
-            return Err(self.over_bytes(at));
-        }
-        Ok(())
-    }
-
-    fn over_bytes(&self, at: At<'_>) -> SandboxError {
-        over(
-            Limit::CloneBytes,
-            format!(
-                "value at {} makes the clone larger than maxCloneBytes ({})",
-                at.render(),
-                self.limits.max_bytes
-            ),
-            at,
-        )
-    }
-
-    /// A value op at `at`, after its charge.
-    fn value(&mut self, at: At<'_>) -> Result<Value, SandboxError> {
-        self.charge(8, at)?;
-        let op = self.num()?;
-        Ok(match op as u8 {
-            0 => Value::Undefined,
-            1 => Value::Null,
-            2 => Value::Bool(false),
-            3 => Value::Bool(true),
-            4 => Value::Number(self.num()?),
-            5 => {
-                let s = self.string()?;
-                self.charge(s.len(), at)?;
-                Value::BigInt(s)
-            }
-            6 => {
-                let (t, units) = self.text_units()?;
-                self.charge(units * 2, at)?;
-                Value::String(t)
-            }
-            _ => Value::Object(self.object(op, at)?),
-        })
-    }
-
-    /// An object op (reference, new object, or the walk's stop) at `at`.
-    fn object(&mut self, op: f64, at: At<'_>) -> Result<ObjId, SandboxError> {
-        match op as u8 {
-            7 => return Ok(ObjId(self.num()? as u32)),
-            9 => {
-                let what = self.string()?;
-                return Err(SandboxError::not_cloneable(&at.render(), &what));
-            }
-            11 => {
-                let msg = self.string()?;
-                let mut err = SandboxError::not_cloneable(&at.render(), "value whose getter threw");
-                err.message = format!("reading {} threw: {msg}", at.render());
-                return Err(err);
-            }
-            _ => {}
-        }
-        if at.depth() > self.limits.max_depth {
-            return Err(over(
-                Limit::CloneDepth,
-                format!(
-                    "value at {} is nested deeper than maxCloneDepth ({})",
-                    at.render(),
-                    self.limits.max_depth
-                ),
-                at,
-            ));
-        }
-        if self.graph.objects.len() >= self.limits.max_objects {
-            return Err(over(
-                Limit::CloneObjects,
-                format!(
-                    "value at {} has more objects than maxCloneObjects ({})",
-                    at.render(),
-                    self.limits.max_objects
-                ),
-                at,
-            ));
-        }
-        if op as u8 != 8 {
-            // The walk stopped at a lower bound of the bytes cap.
-            return Err(self.over_bytes(at));
-        }
-        let id = self.graph.push(Object::Plain(Vec::new()));
-        let object = match self.num()? as u8 {
-            0 => Object::Plain(Vec::new()),
-            1 => Object::Array {
-                length: self.num()? as u32,
-                elements: Vec::new(),
-                extra: Vec::new(),
-            },
-            2 => Object::Map(Vec::new()),
-            3 => Object::Set(Vec::new()),
-            4 => Object::Error {
-                name: ErrorName::Error,
-                message: None,
-                stack: None,
-                cause: None,
-            },
-            5 => Object::Date(self.num()?),
-            6 => {
-                let source = self.text()?;
-                let flags = self.string()?;
-                self.charge(source.byte_len() + flags.len(), at)?;
-                Object::RegExp { source, flags }
-            }
-            7 => {
-                let buffer = self
-                    .buffers
-                    .dyn_ref::<Array>()
-                    .ok_or_else(malformed)?
-                    .get(self.index()? as u32);
-                let len = self.index()?;
-                self.charge(len, at)?;
-                Object::ArrayBuffer(Uint8Array::new(&buffer).to_vec())
-            }
-            8 => Object::BooleanObject(self.num()? == 1.0),
-            9 => Object::NumberObject(self.num()?),
-            10 => {
-                let t = self.text()?;
-                self.charge(t.byte_len(), at)?;
-                Object::StringObject(t)
-            }
-            11 => Object::BigIntObject(self.string()?),
-            12 => {
-                let kind = *ViewKind::ALL.get(self.index()?).ok_or_else(malformed)?;
-                let byte_offset = self.index()?;
-                let length = self.index()?;
-                let op = self.num()?;
-                let view = at.path();
-                let buffer = self.object(op, At::below(&view, Seg::Name("buffer")))?;
-                Object::View {
-                    kind,
-                    buffer,
-                    byte_offset,
-                    length,
-                }
-            }
-            _ => return Err(malformed()),
-        };
-        if matches!(
-            object,
-            Object::Plain(_)
-                | Object::Array { .. }
-                | Object::Map(_)
-                | Object::Set(_)
-                | Object::Error { .. }
-        ) {
-            self.tasks.push((id, at.path()));
-        }
-        self.graph.objects[id.0 as usize] = object;
-        Ok(id)
-    }
-
-    /// An object's own enumerable entries. An array's index keys come as numbers (flag 1)
-    /// and land in `elements`; its other keys as strings (flag 0).
-    fn entries(
-        &mut self,
-        path: &Path,
-        array: bool,
-        keyed: &mut Vec<(Text, Value)>,
-        elements: &mut Vec<(u32, Value)>,
-    ) -> Result<(), SandboxError> {
-        let n = self.index()?;
-        // Sized once (each entry takes at least two ops, so a bad count cannot over-reserve).
-        let room = n.min(self.ops.len().saturating_sub(self.p) / 2);
-        if array {
-            elements.reserve(room);
-        } else {
-            keyed.reserve(room);
-        }
-        for _ in 0..n {
-            if array && self.num()? == 1.0 {
-                let i = self.num()? as u32;
-                let value = self.value(At::below(path, Seg::Index(i)))?;
-                elements.push((i, value));
-                continue;
-            }
-            let name = self.key()?;
-            self.charge(name.byte_len(), At::here(path))?;
-            let value = self.value(At::below(path, Seg::Key(&name)))?;
-            keyed.push((name, value));
-        }
-        Ok(())
-    }
-
-    fn fill(&mut self, id: ObjId, path: &Path) -> Result<(), SandboxError> {
-        let slot = std::mem::replace(
-            &mut self.graph.objects[id.0 as usize],
-            Object::Plain(Vec::new()),
-        );
-        let filled = match slot {
-            Object::Plain(_) => {
-                let mut entries = Vec::new();
-                self.entries(path, false, &mut entries, &mut Vec::new())?;
-                Object::Plain(entries)
-            }
-            Object::Array { length, .. } => {
-                let mut elements = Vec::new();
-                let mut extra = Vec::new();
-                self.entries(path, true, &mut extra, &mut elements)?;
-                Object::Array {
-                    length,
-                    elements,
-                    extra,
-                }
-            }
-            Object::Map(_) => {
-                let mut entries = Vec::new();
-                while self.item(path)? {
-                    let i = entries.len();
-                    let k = self.value(At::below(path, Seg::Entry(i, "key")))?;
-                    let v = self.value(At::below(path, Seg::Entry(i, "value")))?;
-                    entries.push((k, v));
-                }
-                Object::Map(entries)
-            }
-            Object::Set(_) => {
-                let mut values = Vec::new();
-                while self.item(path)? {
-                    let i = values.len();
-                    values.push(self.value(At::below(path, Seg::Entry(i, "value")))?);
-                }
-                Object::Set(values)
-            }
-            Object::Error { .. } => {
-                let name = ErrorName::from_name(&self.string()?);
-                let message = self.optional_text(path)?;
-                let stack = self.optional_text(path)?;
-                let cause = if self.num()? == 1.0 {
-                    Some(self.value(At::below(path, Seg::Name("cause")))?)
-                } else {
-                    None
-                };
-                Object::Error {
-                    name,
-                    message,
-                    stack,
-                    cause,
-                }
-            }
-            other => other,
-        };
-        self.graph.objects[id.0 as usize] = filled;
-        Ok(())
-    }
-
-    /// Whether a map or set has another item (1) or ended (0); a throw while iterating it.
-    fn item(&mut self, path: &Path) -> Result<bool, SandboxError> {
-        match self.num()? as u8 {
-            0 => Ok(false),
-            1 => Ok(true),
-            op => self.object(f64::from(op), At::here(path)).map(|_| false),
-        }
-    }
-
-    fn optional_text(&mut self, path: &Path) -> Result<Option<Text>, SandboxError> {
-        if self.num()? != 1.0 {
-            return Ok(None);
-        }
-        let t = self.text()?;
-        self.charge(t.byte_len(), At::here(path))?;
-        Ok(Some(t))
-    }
+/// Converts a host value to a graph.
+///
+/// # Errors
+/// `SANDBOX_NOT_CLONEABLE` with the path for functions, symbols, promises, weak
+/// collections, platform objects and a getter that throws; `SANDBOX_LIMIT_EXCEEDED` over a
+/// cap.
+pub fn to_graph(value: &JsValue, limits: CloneLimits) -> Result<Graph, SandboxError> {
+    walk(value, limits)?.with_tape(|tape| decode(tape, limits))
 }

@@ -1,6 +1,8 @@
 //! The structured-clone boundary, both directions, over [`crate::value::Graph`].
 
+pub mod fast;
 pub mod from_guest;
+pub mod host_tape;
 pub mod tape;
 pub mod to_guest;
 

@@ -142,11 +142,8 @@ fn build(
         }
     }
     let value = |v: &Value, context: &mut Context| converted(v, &shells, context);
-    // Models repeat their keys: each distinct key becomes a guest string once, numbered,
-    // and objects with the same keys in the same order share one layout.
     let mut keys = KeyIds::default();
-    let mut strings: Vec<JsString> = Vec::new();
-    let mut layouts: FxHashMap<Vec<u32>, Option<DataLayout>> = FxHashMap::default();
+    let mut layouts = Layouts::default();
     let mut ids = Vec::new();
     for (i, object) in graph.objects.iter().enumerate() {
         if Some(i) == skip {
@@ -164,33 +161,11 @@ fn build(
                     values.push(value(v, context)?);
                     let (id, new) = keys.id(k);
                     if new {
-                        strings.push(text(k));
+                        layouts.strings.push(text(k));
                     }
                     ids.push(id);
                 }
-                let layout = match layouts.get(ids.as_slice()) {
-                    Some(layout) => layout.as_ref(),
-                    None => {
-                        let names: Vec<JsString> =
-                            ids.iter().map(|id| strings[*id as usize].clone()).collect();
-                        let proto = context.intrinsics().constructors().object().prototype();
-                        let layout = DataLayout::new(context.root_shape(), Some(proto), &names);
-                        layouts.entry(ids.clone()).or_insert(layout).as_ref()
-                    }
-                };
-                // The shell is a fresh, extensible ordinary object that no code has seen:
-                // its properties are insertions, laid out in one step where the keys are
-                // distinct non-index strings. Otherwise each is inserted (a repeated key
-                // overwrites in place), still skipping the generic define path. (`fill`
-                // refuses only an object no longer as fresh as a shell, and hands the values
-                // back.)
-                let refused = match layout {
-                    Some(layout) => layout.fill(&target, values).err(),
-                    None => Some(values),
-                };
-                for (v, id) in refused.into_iter().flatten().zip(&ids) {
-                    target.insert_property(strings[*id as usize].clone(), data_property(v));
-                }
+                layouts.fill(&target, &ids, values, context);
             }
             Object::Array {
                 length,
@@ -201,32 +176,13 @@ fn build(
                 // would define it (ascending indices fill its dense storage), and the
                 // length, at least one past the last index, is set after.
                 for (index, v) in elements {
-                    if *index >= *length {
-                        return Err(malformed("an array element at or past its length"));
-                    }
                     let v = value(v, context)?;
-                    target.insert_property(*index, data_property(v));
+                    insert_element(&target, *index, *length, v)?;
                 }
-                // Every index is below `length`, so ArraySetLength would delete nothing: the
-                // fresh array's own `length` (writable, neither enumerable nor configurable)
-                // takes the value directly.
-                target.insert_property(
-                    js_string!("length"),
-                    PropertyDescriptor::builder()
-                        .value(*length)
-                        .writable(true)
-                        .enumerable(false)
-                        .configurable(false),
-                );
+                set_length(&target, *length);
                 for (k, v) in extra {
-                    // Defining `length` with an object value would run ArraySetLength's
-                    // ToNumber, i.e. the guest's `valueOf`/`toString`: no graph a host
-                    // array produces has it, so it is malformed.
-                    if matches!(k, Text::Utf8(s) if &**s == "length") {
-                        return Err(malformed("an array's extra keys include `length`"));
-                    }
                     let v = value(v, context)?;
-                    target.create_data_property_or_throw(text(k), v, context)?;
+                    insert_extra(&target, text(k), v, context)?;
                 }
             }
             Object::Map(entries) => {
@@ -268,6 +224,97 @@ fn build(
     Ok(shells)
 }
 
+/// Plain objects' keys as guest strings, numbered, and a layout per key sequence. Models
+/// repeat their keys: each distinct key becomes a guest string once, and objects with the
+/// same keys in the same order share one layout.
+#[derive(Default)]
+pub(crate) struct Layouts {
+    /// The keys, by number.
+    pub(crate) strings: Vec<JsString>,
+    layouts: FxHashMap<Vec<u32>, Option<DataLayout>>,
+}
+
+impl Layouts {
+    /// Gives the fresh plain shell `target` the `values` under the keys numbered `ids`.
+    pub(crate) fn fill(
+        &mut self,
+        target: &JsObject,
+        ids: &[u32],
+        values: Vec<JsValue>,
+        context: &mut Context,
+    ) {
+        let strings = &self.strings;
+        let layout = match self.layouts.get(ids) {
+            Some(layout) => layout.as_ref(),
+            None => {
+                let names: Vec<JsString> =
+                    ids.iter().map(|id| strings[*id as usize].clone()).collect();
+                let proto = context.intrinsics().constructors().object().prototype();
+                let layout = DataLayout::new(context.root_shape(), Some(proto), &names);
+                self.layouts.entry(ids.to_vec()).or_insert(layout).as_ref()
+            }
+        };
+        // The shell is a fresh, extensible ordinary object that no code has seen: its
+        // properties are insertions, laid out in one step where the keys are distinct
+        // non-index strings. Otherwise each is inserted (a repeated key overwrites in
+        // place), still skipping the generic define path. (`fill` refuses only an object no
+        // longer as fresh as a shell, and hands the values back.)
+        let refused = match layout {
+            Some(layout) => layout.fill(target, values).err(),
+            None => Some(values),
+        };
+        for (v, id) in refused.into_iter().flatten().zip(ids) {
+            target.insert_property(strings[*id as usize].clone(), data_property(v));
+        }
+    }
+}
+
+/// Element `index` of the fresh array `target`, inserted as CreateDataProperty would
+/// define it (ascending indices fill its dense storage); `length` is set after.
+pub(crate) fn insert_element(
+    target: &JsObject,
+    index: u32,
+    length: u32,
+    v: JsValue,
+) -> JsResult<()> {
+    if index >= length {
+        return Err(malformed("an array element at or past its length"));
+    }
+    target.insert_property(index, data_property(v));
+    Ok(())
+}
+
+/// Every index is below `length`, so ArraySetLength would delete nothing: the fresh
+/// array's own `length` (writable, neither enumerable nor configurable) takes the value
+/// directly.
+pub(crate) fn set_length(target: &JsObject, length: u32) {
+    target.insert_property(
+        js_string!("length"),
+        PropertyDescriptor::builder()
+            .value(length)
+            .writable(true)
+            .enumerable(false)
+            .configurable(false),
+    );
+}
+
+/// A non-index key of an array.
+pub(crate) fn insert_extra(
+    target: &JsObject,
+    key: JsString,
+    v: JsValue,
+    context: &mut Context,
+) -> JsResult<()> {
+    // Defining `length` with an object value would run ArraySetLength's ToNumber, i.e. the
+    // guest's `valueOf`/`toString`: no graph a host array produces has it, so it is
+    // malformed.
+    if key == js_string!("length") {
+        return Err(malformed("an array's extra keys include `length`"));
+    }
+    target.create_data_property_or_throw(key, v, context)?;
+    Ok(())
+}
+
 /// A fresh guest error of a standard kind.
 pub fn native_error(name: ErrorName) -> JsNativeError {
     match name {
@@ -307,7 +354,7 @@ fn primitive(v: &Value, _context: &mut Context) -> JsResult<JsValue> {
     })
 }
 
-fn bigint(s: &str) -> JsResult<JsBigInt> {
+pub(crate) fn bigint(s: &str) -> JsResult<JsBigInt> {
     JsBigInt::from_string(s).ok_or_else(|| malformed("BigInt is not a decimal integer"))
 }
 
@@ -340,7 +387,7 @@ pub(crate) fn define_hidden(
     Ok(())
 }
 
-fn shell(object: &Object, context: &mut Context) -> JsResult<JsObject> {
+pub(crate) fn shell(object: &Object, context: &mut Context) -> JsResult<JsObject> {
     let ctors = context.intrinsics().constructors();
     Ok(match object {
         // A shared shape, as an object literal gets: objects with the same keys share one

@@ -1,0 +1,509 @@
+//! The one-pass build against its reference (decode, then `to_guest`), on tapes written as
+//! the host walk writes them: the same guest values whenever it builds, and no build
+//! wherever the reference fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::collections::HashMap;
+
+use boa_engine::{Context, JsValue};
+
+use super::{args, value};
+use crate::clone::host_tape::{HostTape, decode};
+use crate::clone::{Captured, from_guest, to_guest, to_guest_args};
+use crate::value::{CloneLimits, ErrorName, Graph, ObjId, Object, Text, Value};
+
+/// A graph written as `walk_value` (src/bindings/walk.rs) writes a host value.
+#[derive(Default)]
+struct Walk {
+    ops: Vec<f64>,
+    text: String,
+    wide: Vec<u16>,
+    seen: HashMap<u32, usize>,
+    keys: HashMap<Text, usize>,
+    tasks: Vec<u32>,
+}
+
+impl Walk {
+    fn of(graph: &Graph) -> Self {
+        let mut w = Walk::default();
+        w.value(graph, &graph.root);
+        while let Some(id) = w.tasks.pop() {
+            w.fill(graph, id);
+        }
+        w
+    }
+
+    fn str(&mut self, t: &Text) {
+        match t {
+            Text::Utf8(s) => {
+                self.text.push_str(s);
+                self.ops.push(s.encode_utf16().count() as f64);
+            }
+            Text::Utf16(u) => {
+                self.wide.extend_from_slice(u);
+                self.ops.push(-(u.len() as f64) - 1.0);
+            }
+        }
+    }
+
+    fn key(&mut self, k: &Text) {
+        if let Some(id) = self.keys.get(k) {
+            self.ops.push(*id as f64);
+            return;
+        }
+        self.keys.insert(k.clone(), self.keys.len());
+        self.ops.push(-1.0);
+        self.str(k);
+    }
+
+    fn value(&mut self, graph: &Graph, v: &Value) {
+        match v {
+            Value::Undefined => self.ops.push(0.0),
+            Value::Null => self.ops.push(1.0),
+            Value::Bool(b) => self.ops.push(if *b { 3.0 } else { 2.0 }),
+            Value::Number(n) => self.ops.extend([4.0, *n]),
+            Value::BigInt(s) => {
+                self.ops.push(5.0);
+                self.str(&Text::from(s.as_str()));
+            }
+            Value::String(t) => {
+                self.ops.push(6.0);
+                self.str(t);
+            }
+            Value::Object(id) => self.object(graph, *id),
+        }
+    }
+
+    fn object(&mut self, graph: &Graph, id: ObjId) {
+        if let Some(known) = self.seen.get(&id.0) {
+            self.ops.extend([7.0, *known as f64]);
+            return;
+        }
+        self.seen.insert(id.0, self.seen.len());
+        self.ops.push(8.0);
+        let (kind, task) = match &graph.objects[id.0 as usize] {
+            Object::Plain(_) => (0.0, true),
+            Object::Array { length, .. } => {
+                self.ops.extend([1.0, f64::from(*length)]);
+                self.tasks.push(id.0);
+                return;
+            }
+            Object::Map(_) => (2.0, true),
+            Object::Set(_) => (3.0, true),
+            Object::Error { .. } => (4.0, true),
+            Object::Date(t) => {
+                self.ops.extend([5.0, *t]);
+                return;
+            }
+            Object::RegExp { source, flags } => {
+                self.ops.push(6.0);
+                self.str(source);
+                self.str(&Text::from(flags.as_str()));
+                return;
+            }
+            Object::BooleanObject(b) => {
+                self.ops.extend([8.0, if *b { 1.0 } else { 0.0 }]);
+                return;
+            }
+            Object::NumberObject(n) => {
+                self.ops.extend([9.0, *n]);
+                return;
+            }
+            Object::StringObject(t) => {
+                self.ops.push(10.0);
+                self.str(t);
+                return;
+            }
+            Object::BigIntObject(s) => {
+                self.ops.push(11.0);
+                self.str(&Text::from(s.as_str()));
+                return;
+            }
+            other => panic!("the walk test writes no {other:?}"),
+        };
+        self.ops.push(kind);
+        if task {
+            self.tasks.push(id.0);
+        }
+    }
+
+    fn fill(&mut self, graph: &Graph, id: u32) {
+        match &graph.objects[id as usize] {
+            Object::Plain(entries) => {
+                self.ops.push(entries.len() as f64);
+                for (k, v) in entries {
+                    self.key(k);
+                    self.value(graph, v);
+                }
+            }
+            Object::Array {
+                elements, extra, ..
+            } => {
+                self.ops.push((elements.len() + extra.len()) as f64);
+                for (i, v) in elements {
+                    self.ops.extend([1.0, f64::from(*i)]);
+                    self.value(graph, v);
+                }
+                for (k, v) in extra {
+                    self.ops.push(0.0);
+                    self.key(k);
+                    self.value(graph, v);
+                }
+            }
+            Object::Map(entries) => {
+                for (k, v) in entries {
+                    self.ops.push(1.0);
+                    self.value(graph, k);
+                    self.value(graph, v);
+                }
+                self.ops.push(0.0);
+            }
+            Object::Set(values) => {
+                for v in values {
+                    self.ops.push(1.0);
+                    self.value(graph, v);
+                }
+                self.ops.push(0.0);
+            }
+            Object::Error { message, cause, .. } => {
+                self.str(&Text::from("TypeError"));
+                match message {
+                    Some(m) => {
+                        self.ops.push(1.0);
+                        self.str(m);
+                    }
+                    None => self.ops.push(0.0),
+                }
+                self.ops.push(0.0);
+                match cause {
+                    Some(c) => {
+                        self.ops.push(1.0);
+                        self.value(graph, c);
+                    }
+                    None => self.ops.push(0.0),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn tape<R>(&self, f: impl FnOnce(&HostTape<'_>) -> R) -> R {
+        f(&HostTape {
+            ops: &self.ops,
+            text: &self.text,
+            wide: &self.wide,
+            buffer: &|_| None,
+        })
+    }
+}
+
+fn captured() -> Captured {
+    Captured {
+        error_stack_getter: None,
+        regexp_unicode_sets: None,
+        modules: None,
+    }
+}
+
+/// The clone of `v`, spelled out (so `NaN` equals itself and `-0` differs from `0`).
+fn back(v: &JsValue, context: &mut Context) -> String {
+    let limits = CloneLimits {
+        max_objects: usize::MAX,
+        max_bytes: usize::MAX,
+        max_depth: usize::MAX,
+    };
+    let g = from_guest(v, &captured(), limits, context).expect("what was built clones back");
+    format!("{g:?}")
+}
+
+/// Checks both entry points on `graph` under `limits`; whether the one-pass build built.
+fn check(what: &str, graph: &Graph, limits: CloneLimits) -> (bool, bool) {
+    let walk = Walk::of(graph);
+    let context = &mut Context::default();
+    let reference = walk.tape(|t| decode(t, limits));
+    let built = walk.tape(|t| value(t, limits, context));
+    match (&reference, &built) {
+        (Err(_), Some(_)) => panic!("{what}: built where the reference fails"),
+        (Ok(g), Some(v)) => {
+            let want = to_guest(g, context).expect("the reference builds");
+            assert_eq!(back(v, context), back(&want, context), "{what}");
+        }
+        _ => {}
+    }
+    let built_args = walk.tape(|t| args(t, limits, context));
+    match (&reference, built_args) {
+        (Err(_), Some(_)) => panic!("{what}: arguments built where the reference fails"),
+        (Ok(g), Some(list)) => {
+            let want = to_guest_args(g, context).expect("the reference builds");
+            assert_eq!(list.len(), want.len(), "{what}: argument count");
+            for (a, b) in list.iter().zip(&want) {
+                assert_eq!(back(a, context), back(b, context), "{what}: an argument");
+            }
+            (built.is_some(), true)
+        }
+        _ => (built.is_some(), false),
+    }
+}
+
+fn plain(entries: &[(&str, Value)]) -> Object {
+    Object::Plain(
+        entries
+            .iter()
+            .map(|(k, v)| (Text::from(*k), v.clone()))
+            .collect(),
+    )
+}
+
+fn graph(objects: Vec<Object>) -> Graph {
+    Graph {
+        root: Value::Object(ObjId(0)),
+        objects,
+    }
+}
+
+fn obj(i: u32) -> Value {
+    Value::Object(ObjId(i))
+}
+
+fn dense(values: Vec<Value>) -> Object {
+    Object::Array {
+        length: values.len() as u32,
+        elements: (0..).zip(values).collect(),
+        extra: vec![],
+    }
+}
+
+#[test]
+fn builds_what_the_reference_builds() {
+    let n = Value::Number;
+    let lone = Text::Utf16(vec![0x61, 0xd800]);
+    let model = |i: u32| {
+        plain(&[
+            ("id", n(f64::from(i))),
+            ("name", Value::str("café ☕")),
+            ("dims", obj(i + 1)),
+        ])
+    };
+    // (what, graph, built as a value, built as arguments)
+    let cases: Vec<(&str, Graph, bool, bool)> = vec![
+        ("a number", Graph::primitive(n(-0.0)), true, false),
+        (
+            "a lone surrogate",
+            Graph::primitive(Value::String(lone.clone())),
+            true,
+            false,
+        ),
+        (
+            "a BigInt",
+            Graph::primitive(Value::BigInt("-12345678901234567890".into())),
+            true,
+            false,
+        ),
+        ("no arguments", graph(vec![dense(vec![])]), true, true),
+        (
+            "models sharing keys",
+            graph(vec![
+                dense(vec![obj(1), obj(3)]),
+                model(1),
+                dense(vec![n(1.0), n(2.0)]),
+                model(3),
+                dense(vec![n(f64::NAN)]),
+            ]),
+            true,
+            true,
+        ),
+        (
+            "odd keys: an index, a repeat, a lone surrogate",
+            graph(vec![
+                dense(vec![obj(1)]),
+                Object::Plain(vec![
+                    (Text::from("7"), n(1.0)),
+                    (Text::from("b"), n(2.0)),
+                    (Text::from("b"), n(3.0)),
+                    (lone.clone(), Value::Null),
+                ]),
+            ]),
+            true,
+            true,
+        ),
+        (
+            "a sparse array with extra keys",
+            graph(vec![
+                dense(vec![obj(1)]),
+                Object::Array {
+                    length: 5,
+                    elements: vec![(1, n(1.0)), (3, Value::Bool(true))],
+                    extra: vec![(Text::from("x"), Value::Undefined)],
+                },
+            ]),
+            true,
+            true,
+        ),
+        (
+            "shared references and a cycle",
+            graph(vec![
+                dense(vec![obj(1), obj(1)]),
+                plain(&[("self", obj(1)), ("m", obj(2))]),
+                Object::Map(vec![(obj(1), obj(3)), (n(-0.0), Value::str("zero"))]),
+                Object::Set(vec![obj(2), n(1.0), n(1.0)]),
+            ]),
+            true,
+            true,
+        ),
+        (
+            "dates, regexps and wrappers",
+            graph(vec![
+                dense(vec![obj(1), obj(2), obj(3), obj(4), obj(5), obj(6)]),
+                Object::Date(1.7e12),
+                Object::RegExp {
+                    source: Text::from("a+(b)"),
+                    flags: "gi".into(),
+                },
+                Object::BooleanObject(false),
+                Object::NumberObject(-0.0),
+                Object::StringObject(lone.clone()),
+                Object::BigIntObject("7".into()),
+            ]),
+            true,
+            true,
+        ),
+        (
+            "a list that holds itself",
+            graph(vec![dense(vec![obj(0)])]),
+            true,
+            false,
+        ),
+        (
+            "a list with a hole",
+            graph(vec![Object::Array {
+                length: 2,
+                elements: vec![(1, n(1.0))],
+                extra: vec![],
+            }]),
+            true,
+            false,
+        ),
+        (
+            "an error (the reference's)",
+            graph(vec![
+                dense(vec![obj(1)]),
+                Object::Error {
+                    name: ErrorName::TypeError,
+                    message: Some(Text::from("m")),
+                    stack: None,
+                    cause: None,
+                },
+            ]),
+            false,
+            false,
+        ),
+        (
+            "a regexp the guest cannot compile (the reference's)",
+            graph(vec![
+                dense(vec![obj(1)]),
+                Object::RegExp {
+                    source: Text::from("("),
+                    flags: String::new(),
+                },
+            ]),
+            false,
+            false,
+        ),
+    ];
+    for (what, g, want_value, want_args) in cases {
+        let got = check(what, &g, CloneLimits::default());
+        assert_eq!(
+            got,
+            (want_value, want_args),
+            "{what}: which builds were taken"
+        );
+    }
+}
+
+/// A small, seeded generator, so a failure names its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u32) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % u64::from(n)) as u32
+    }
+}
+
+fn random_graph(rng: &mut Rng) -> Graph {
+    let count = 1 + rng.below(12);
+    let keys = ["a", "b", "id", "名前", "0", "length"];
+    let mut objects = Vec::new();
+    for i in 0..count {
+        let val = |rng: &mut Rng| match rng.below(9) {
+            0 => Value::Undefined,
+            1 => Value::Number(f64::from(rng.below(100)) - 50.5),
+            2 => Value::str(["", "x", "ünï", "☕☕"][rng.below(4) as usize]),
+            3 => Value::String(Text::Utf16(vec![0xdc00, 0x62])),
+            4 => Value::BigInt(rng.below(1000).to_string()),
+            5 => Value::Bool(rng.below(2) == 0),
+            _ => obj(rng.below(count)),
+        };
+        let object = match rng.below(if i == 0 { 3 } else { 8 }) {
+            0 => {
+                let n = rng.below(5);
+                dense((0..n).map(|_| val(rng)).collect())
+            }
+            1 => Object::Plain(
+                (0..rng.below(5))
+                    .map(|_| (Text::from(keys[rng.below(5) as usize]), val(rng)))
+                    .collect(),
+            ),
+            2 => Object::Array {
+                length: 6,
+                elements: vec![(0, val(rng)), (4, val(rng))],
+                extra: vec![(Text::from(keys[rng.below(6) as usize]), val(rng))],
+            },
+            3 => Object::Map((0..rng.below(3)).map(|_| (val(rng), val(rng))).collect()),
+            4 => Object::Set((0..rng.below(3)).map(|_| val(rng)).collect()),
+            5 => Object::Date(f64::from(rng.below(1000))),
+            6 => Object::StringObject(Text::from("s")),
+            _ => Object::Error {
+                name: ErrorName::TypeError,
+                message: None,
+                stack: None,
+                cause: Some(val(rng)),
+            },
+        };
+        objects.push(object);
+    }
+    graph(objects)
+}
+
+/// Random graphs, under limits around what they need: the one-pass build never differs
+/// from the reference, and builds all that it can.
+#[test]
+fn agrees_with_the_reference_on_random_graphs() {
+    let mut built = 0;
+    for seed in 0..3000 {
+        let mut rng = Rng(seed);
+        let g = random_graph(&mut rng);
+        let limits = match seed % 4 {
+            0 => CloneLimits::default(),
+            1 => CloneLimits {
+                max_bytes: 20 + rng.below(200) as usize,
+                ..CloneLimits::default()
+            },
+            2 => CloneLimits {
+                max_objects: 1 + rng.below(8) as usize,
+                ..CloneLimits::default()
+            },
+            _ => CloneLimits {
+                max_depth: rng.below(4) as usize,
+                ..CloneLimits::default()
+            },
+        };
+        let (as_value, _) = check(&format!("seed {seed}"), &g, limits);
+        built += usize::from(as_value);
+    }
+    // Most graphs are within their limits and free of errors: the build takes them.
+    assert!(built > 1000, "built only {built} of 3000");
+}
