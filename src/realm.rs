@@ -17,7 +17,8 @@ use boa_engine::{
 use crate::budget::Meter;
 use crate::capabilities;
 use crate::clone::host_tape::{self, HostTape};
-use crate::clone::{Captured, CloneError, fast, from_guest, to_guest, to_guest_args};
+use crate::clone::tape::Tape;
+use crate::clone::{Captured, CloneError, fast, from_guest, guest_tape, to_guest, to_guest_args};
 use crate::error::{ErrorCode, Limit, Location, Result, SandboxError, TerminationReason};
 use crate::handler::{self, AsyncCalls, Handler, HostCall};
 use crate::jobs::JobQueue;
@@ -112,9 +113,9 @@ struct Inner {
 
 /// The result of an entry that may wait for promises.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Outcome {
+pub enum Outcome<T = Graph> {
     /// Finished with this value.
-    Done(Graph),
+    Done(T),
     /// Its completion value is a pending promise; [`Realm::settle`] reports it later.
     Pending(u64),
 }
@@ -380,16 +381,20 @@ impl Realm {
     /// # Errors
     /// As [`Realm::call`]; `SANDBOX_NOT_CLONEABLE` or `SANDBOX_LIMIT_EXCEEDED` for the
     /// arguments (see [`host_tape::decode`]).
-    pub fn call_tape(&mut self, name: &str, args: &HostTape<'_>) -> Result<Graph> {
+    pub fn call_tape(&mut self, name: &str, args: &HostTape<'_>) -> Result<ToHost> {
         let limits = self.limits.clone;
         let built = match self.inner.as_mut() {
             Some(inner) => fast::args(args, limits, &mut inner.context),
             None => None,
         };
-        match built {
-            Some(args) => settled(self.call_with(name, Host::Guest(args), true), self),
-            None => self.call(name, &host_tape::decode(args, limits)?),
-        }
+        let args = match built {
+            Some(args) => Host::Guest(args),
+            None => {
+                let graph = host_tape::decode(args, limits)?;
+                return settled(self.call_as(name, Host::Graph(&graph), true, to_host), self);
+            }
+        };
+        settled(self.call_as(name, args, true, to_host), self)
     }
 
     /// Like [`Realm::call`], awaiting a promise result as [`Realm::eval_outcome`] does.
@@ -406,21 +411,42 @@ impl Realm {
         args: Host<'_, Vec<JsValue>>,
         await_promise: bool,
     ) -> Result<Outcome> {
-        self.enter(await_promise, |inner| {
-            let context = &mut inner.context;
-            let f = context.global_object().get(JsString::from(name), context)?;
-            let Some(f) = f.as_callable() else {
-                return Err(JsNativeError::typ()
-                    .with_message(format!("{name} is not a function"))
-                    .into());
-            };
-            let args = match args {
-                Host::Graph(g) => to_guest_args(g, context)?,
-                Host::Guest(args) => args,
-            };
-            f.call(&JsValue::undefined(), &args, context)
-                .map_err(Failure::from)
+        self.call_as(name, args, await_promise, |v, captured, limits, context| {
+            from_guest(v, captured, limits, context)
         })
+    }
+
+    fn call_as<T>(
+        &mut self,
+        name: &str,
+        args: Host<'_, Vec<JsValue>>,
+        await_promise: bool,
+        cross: impl FnOnce(
+            &JsValue,
+            &Captured,
+            CloneLimits,
+            &mut Context,
+        ) -> std::result::Result<T, CloneError>,
+    ) -> Result<Outcome<T>> {
+        self.enter_as(
+            await_promise,
+            |inner| {
+                let context = &mut inner.context;
+                let f = context.global_object().get(JsString::from(name), context)?;
+                let Some(f) = f.as_callable() else {
+                    return Err(JsNativeError::typ()
+                        .with_message(format!("{name} is not a function"))
+                        .into());
+                };
+                let args = match args {
+                    Host::Graph(g) => to_guest_args(g, context)?,
+                    Host::Guest(args) => args,
+                };
+                f.call(&JsValue::undefined(), &args, context)
+                    .map_err(Failure::from)
+            },
+            cross,
+        )
     }
 
     /// Runs the card operation `op` of the guest's card runtime with cloned `args` (a
@@ -886,6 +912,22 @@ impl Realm {
     where
         F: FnOnce(&mut Inner) -> std::result::Result<JsValue, Failure>,
     {
+        self.enter_as(await_promise, body, |v, captured, limits, context| {
+            from_guest(v, captured, limits, context)
+        })
+    }
+
+    /// [`Realm::enter`], its value crossing to the host by `cross`.
+    fn enter_as<F, T, C>(&mut self, await_promise: bool, body: F, cross: C) -> Result<Outcome<T>>
+    where
+        F: FnOnce(&mut Inner) -> std::result::Result<JsValue, Failure>,
+        C: FnOnce(
+            &JsValue,
+            &Captured,
+            CloneLimits,
+            &mut Context,
+        ) -> std::result::Result<T, CloneError>,
+    {
         let Some(inner) = self.inner.as_mut() else {
             return Err(SandboxError::disposed());
         };
@@ -915,8 +957,8 @@ impl Realm {
                     }
                 },
             };
-            let graph = from_guest(&v, &inner.captured, self.limits.clone, &mut inner.context)?;
-            Ok(Outcome::Done(graph))
+            let crossed = cross(&v, &inner.captured, self.limits.clone, &mut inner.context)?;
+            Ok(Outcome::Done(crossed))
         });
         // Boa can swallow an uncatchable error inside async resumption, or turn it into a
         // rejection (a top-level-await module, patch 07); the meter cannot be fooled: once it
@@ -974,7 +1016,7 @@ impl Drop for Realm {
 
 /// The value of a synchronous entry: a promise completion that settled within the entry
 /// (its jobs are drained) is unwrapped; one still pending cannot be waited for here.
-fn settled(outcome: Result<Outcome>, realm: &mut Realm) -> Result<Graph> {
+fn settled<T>(outcome: Result<Outcome<T>>, realm: &mut Realm) -> Result<T> {
     match outcome? {
         Outcome::Done(g) => Ok(g),
         Outcome::Pending(token) => {
@@ -998,6 +1040,29 @@ fn done(outcome: Result<Outcome>) -> Result<Graph> {
         Outcome::Done(g) => Ok(g),
         Outcome::Pending(_) => Err(internal("an entry that never awaits was left pending")),
     }
+}
+
+/// A guest value for the host: a tape written straight from the guest where
+/// [`guest_tape`] can, a graph otherwise (the reference, and every error).
+fn to_host(
+    v: &JsValue,
+    captured: &Captured,
+    limits: CloneLimits,
+    context: &mut Context,
+) -> std::result::Result<ToHost, CloneError> {
+    if let Some(tape) = guest_tape::tape(v, captured, limits, context) {
+        return Ok(ToHost::Tape(tape));
+    }
+    from_guest(v, captured, limits, context).map(ToHost::Graph)
+}
+
+/// What crosses to the host: a graph, or a tape the host builds its value from.
+#[derive(Debug)]
+pub enum ToHost {
+    /// A graph (primitives, and whatever the tape writer leaves to the reference).
+    Graph(Graph),
+    /// A tape ([`crate::clone::tape`]).
+    Tape(Tape),
 }
 
 /// A host value for the guest: a graph, or already built in the guest.

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::{JsValue, prelude::wasm_bindgen};
 
-use crate::clone::tape;
+use crate::clone::tape::{self, Tape};
 use crate::error::SandboxError;
 use crate::value::{Graph, Text, Value};
 
@@ -35,12 +35,12 @@ export function build_value(ops, text, lens, wide, bytes, tokenKey) {
     w = end;
     return out;
   };
-  const count = ops[p++], made = new Array(count), kinds = new Uint8Array(count), lengths = [], views = [];
+  const count = ops[p++], made = new Array(count), kinds = new Uint8Array(count), lengths = new Float64Array(count), views = [];
   for (let i = 0; i < count; i++) {
     const k = kinds[i] = ops[p++];
     switch (k) {
       case 0: made[i] = {}; break;
-      case 1: made[i] = []; lengths.push(ops[p++]); break;
+      case 1: made[i] = []; lengths[i] = ops[p++]; break;
       case 2: made[i] = new Map(); break;
       case 3: made[i] = new Set(); break;
       case 4: made[i] = new Date(ops[p++]); break;
@@ -92,16 +92,14 @@ export function build_value(ops, text, lens, wide, bytes, tokenKey) {
       if (plain[k] && !array) o[keys[k]] = v; else define_data(o, keys[k], v);
     }
   };
-  let a = 0;
-  for (let i = 0; i < count; i++) {
-    const o = made[i];
+  for (let c = ops[p++]; c > 0; c--) {
+    const i = ops[p++], o = made[i];
     switch (kinds[i]) {
       case 0: entries(o, false); break;
       case 1:
         // Ascending indices onto [] keep the array packed where it has no holes.
         for (let n = ops[p++]; n > 0; n--) { const k = ops[p++]; const v = value(); if (k in Array.prototype) define_data(o, k, v); else o[k] = v; }
-        if (o.length !== lengths[a]) o.length = lengths[a];
-        a++;
+        if (o.length !== lengths[i]) o.length = lengths[i];
         entries(o, true);
         break;
       case 2: for (let n = ops[p++]; n > 0; n--) { const k = value(); o.set(k, value()); } break;
@@ -167,7 +165,14 @@ pub fn from_graph(graph: &Graph) -> Result<JsValue, SandboxError> {
                 .into(),
         });
     }
-    let t = tape::encode(graph);
+    from_tape(&tape::encode(graph))
+}
+
+/// Builds a host value from a tape, with the host's intrinsics, in one JS call.
+///
+/// # Errors
+/// As [`from_graph`].
+pub fn from_tape(t: &Tape) -> Result<JsValue, SandboxError> {
     let key = TOKEN_KEY.with(|k| k.borrow().clone());
     build_value(&t.ops, &t.text, &t.lens, &t.wide, &t.bytes, key).map_err(|e| {
         let what = e.as_string().unwrap_or_default();

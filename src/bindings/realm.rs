@@ -7,12 +7,12 @@ use std::rc::Rc;
 use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::prelude::*;
 
-use super::convert::from_graph;
+use super::convert::{from_graph, from_tape};
 use super::error::to_js;
 use super::walk::{to_graph, walk};
 use crate::error::{ErrorCode, SandboxError};
 use crate::options::{EvalOptions, RealmOptions};
-use crate::realm::{HandlerFailure, HostHandler, Realm};
+use crate::realm::{HandlerFailure, HostHandler, Realm, ToHost};
 use crate::value::{CloneLimits, ErrorName, Graph};
 
 /// The host function behind `exposeHandlerAs`.
@@ -148,7 +148,11 @@ impl RawRealm {
             .with_tape(|tape| realm.call_tape(&name, tape))
             .map_err(|e| err(&e))?;
         drop(realm);
-        from_graph(&result).map_err(|e| err(&e))
+        match result {
+            ToHost::Graph(graph) => from_graph(&graph),
+            ToHost::Tape(tape) => from_tape(&tape),
+        }
+        .map_err(|e| err(&e))
     }
 
     /// Frees the engine; later calls fail with `SANDBOX_DISPOSED`.

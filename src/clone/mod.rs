@@ -2,6 +2,7 @@
 
 pub mod fast;
 pub mod from_guest;
+pub mod guest_tape;
 pub mod host_tape;
 pub mod tape;
 pub mod to_guest;

@@ -5,7 +5,9 @@
 //!
 //! Layout of `ops`, which the JS decoder reads in the same order:
 //! - the object count, then per object its kind tag and arguments ([`kind`]);
-//! - then, per object of kind plain, array, map, set or error, its contents;
+//! - then the count of contents blocks, and per object of kind plain, array, map, set or
+//!   error, a block: the object's index, then its contents (blocks come in any order, so
+//!   a writer that walks the guest can write each as it reaches it);
 //! - then the root value.
 //!
 //! A value is a tag ([`value`]) and its payload. A string is taken from `text`/`lens` in
@@ -158,6 +160,18 @@ fn view_index(kind: ViewKind) -> f64 {
     ViewKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as f64
 }
 
+/// Whether an object of this kind has a contents block.
+fn has_contents(object: &Object) -> bool {
+    matches!(
+        object,
+        Object::Plain(_)
+            | Object::Array { .. }
+            | Object::Map(_)
+            | Object::Set(_)
+            | Object::Error { .. }
+    )
+}
+
 /// Flattens `graph`.
 #[must_use]
 pub fn encode(graph: &Graph) -> Tape {
@@ -227,7 +241,12 @@ pub fn encode(graph: &Graph) -> Tape {
         }
     }
     let mut keys = KeyIds::default();
-    for object in &graph.objects {
+    let filled = graph.objects.iter().filter(|o| has_contents(o)).count();
+    t.count(filled);
+    for (id, object) in graph.objects.iter().enumerate() {
+        if has_contents(object) {
+            t.count(id);
+        }
         match object {
             Object::Plain(entries) => t.entries(entries, &mut keys),
             Object::Array {
@@ -271,7 +290,7 @@ pub fn encode(graph: &Graph) -> Tape {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
@@ -348,7 +367,8 @@ mod tests {
         }
     }
 
-    fn decode(t: &Tape) -> Graph {
+    /// The graph a tape decodes to, read as the JS decoder reads it.
+    pub(crate) fn decode(t: &Tape) -> Graph {
         let mut r = Reader {
             t,
             p: 0,
@@ -408,8 +428,9 @@ mod tests {
                 other => panic!("kind tag {other}"),
             });
         }
-        for object in &mut objects {
-            match object {
+        for _ in 0..r.usize() {
+            let id = r.usize();
+            match &mut objects[id] {
                 Object::Plain(entries) => *entries = r.entries(),
                 Object::Array {
                     elements, extra, ..

@@ -1,0 +1,408 @@
+//! Guest values → host tapes in one pass, with no graph in between.
+//!
+//! The reference is [`from_guest`](super::from_guest) then [`tape::encode`]: this writes a
+//! tape the host builds into the same value, for what models are made of (plain objects,
+//! arrays, maps, sets, dates and primitives). It gives up (`None`) on anything else and
+//! wherever the reference would fail or run guest code: a cap, a value that cannot cross,
+//! an accessor, a proxy, a token. It runs no guest code itself, so the caller can then run
+//! the reference from the start, which decides every error, path and getter.
+//!
+//! It walks as the reference walks (the same depth-first order, the same reads, the same
+//! charges), so each object is first reached at the same depth and every check fails
+//! exactly when the reference's would.
+
+use std::rc::Rc;
+
+use boa_engine::builtins::object::OrdinaryObject;
+use boa_engine::builtins::proxy::Proxy;
+use boa_engine::object::IndexPropertyValues;
+use boa_engine::object::builtins::{JsDate, JsMap, JsSet};
+use boa_engine::object::shape::Shape;
+use boa_engine::property::PropertyKey;
+use boa_engine::string::JsStrVariant;
+use boa_engine::{Context, JsObject, JsString, JsValue, JsVariant, js_string};
+use rustc_hash::FxHashMap;
+
+use super::from_guest::Captured;
+use super::tape::{Tape, kind, value};
+use crate::value::CloneLimits;
+
+/// The tape of `v`, an object; `None` to take the reference's path.
+pub fn tape(
+    v: &JsValue,
+    captured: &Captured,
+    limits: CloneLimits,
+    context: &mut Context,
+) -> Option<Tape> {
+    let JsVariant::Object(root) = v.variant() else {
+        return None;
+    };
+    let mut w = Writer {
+        captured,
+        limits,
+        context,
+        bytes: 0,
+        head: Vec::new(),
+        body: Tape::default(),
+        blocks: 0,
+        seen: FxHashMap::default(),
+        tasks: Vec::new(),
+        keys: FxHashMap::default(),
+        shapes: FxHashMap::default(),
+    };
+    w.charge(8)?;
+    let id = w.object(&root, 0)?;
+    while let Some((o, fill, depth)) = w.tasks.pop() {
+        w.fill(&o, fill, depth)?;
+    }
+    let mut t = w.body;
+    let mut ops = Vec::with_capacity(2 + w.head.len() + t.ops.len() + 2);
+    ops.push(w.seen.len() as f64);
+    ops.extend_from_slice(&w.head);
+    ops.push(w.blocks as f64);
+    ops.append(&mut t.ops);
+    ops.extend([value::OBJECT, f64::from(id)]);
+    t.ops = ops;
+    Some(t)
+}
+
+/// A shared shape's keys, when its objects can be read by their values alone.
+type ShapeKeys = Option<Rc<[JsString]>>;
+
+#[derive(Clone, Copy)]
+enum Fill {
+    Plain,
+    Array,
+    Map,
+    Set,
+}
+
+/// A key as the tape sends it: its number, and its size as the reference charges it.
+#[derive(Clone, Copy)]
+struct Key {
+    id: u32,
+    bytes: usize,
+}
+
+struct Writer<'a> {
+    captured: &'a Captured,
+    limits: CloneLimits,
+    context: &'a mut Context,
+    bytes: usize,
+    /// Kind tags and their arguments, by object id (none of these kinds has text).
+    head: Vec<f64>,
+    /// Contents blocks, and the text of the whole tape.
+    body: Tape,
+    blocks: usize,
+    seen: FxHashMap<JsObject, u32>,
+    tasks: Vec<(JsObject, Fill, usize)>,
+    keys: FxHashMap<JsString, Key>,
+    /// Shared shapes read so far (held, so their addresses stay theirs): their keys when
+    /// every property is an enumerable string-keyed data property, else `None`.
+    shapes: FxHashMap<usize, (Shape, ShapeKeys)>,
+}
+
+impl Writer<'_> {
+    fn charge(&mut self, n: usize) -> Option<()> {
+        self.bytes = self.bytes.saturating_add(n);
+        (self.bytes <= self.limits.max_bytes).then_some(())
+    }
+
+    fn str(&mut self, s: &JsString) {
+        let t = &mut self.body;
+        if let JsStrVariant::Latin1(bytes) = s.as_str().variant()
+            && bytes.is_ascii()
+            && let Ok(ascii) = std::str::from_utf8(bytes)
+        {
+            t.text.push_str(ascii);
+            t.lens.push(i32::try_from(ascii.len()).unwrap_or(i32::MAX));
+            return;
+        }
+        match s.to_std_string() {
+            Ok(text) => {
+                t.text.push_str(&text);
+                t.lens.push(i32::try_from(s.len()).unwrap_or(i32::MAX));
+            }
+            Err(_) => {
+                let units = s.to_vec();
+                t.lens
+                    .push(-(i32::try_from(units.len()).unwrap_or(i32::MAX - 1)) - 1);
+                t.wide.extend_from_slice(&units);
+            }
+        }
+    }
+
+    /// Writes `key` (its number, or -1 and its text the first time), charged as the
+    /// reference charges it.
+    fn key(&mut self, key: &JsString) -> Option<()> {
+        let known = self.keys.get(key).copied();
+        let k = match known {
+            Some(k) => {
+                self.body.ops.push(f64::from(k.id));
+                k
+            }
+            None => {
+                let k = Key {
+                    id: u32::try_from(self.keys.len()).ok()?,
+                    bytes: utf8_len(key),
+                };
+                self.keys.insert(key.clone(), k);
+                self.body.ops.push(-1.0);
+                self.str(key);
+                k
+            }
+        };
+        self.charge(k.bytes)
+    }
+
+    fn value(&mut self, v: &JsValue, depth: usize) -> Option<()> {
+        self.charge(8)?;
+        match v.variant() {
+            JsVariant::Undefined => self.body.ops.push(value::UNDEFINED),
+            JsVariant::Null => self.body.ops.push(value::NULL),
+            JsVariant::Boolean(b) => self
+                .body
+                .ops
+                .push(if b { value::TRUE } else { value::FALSE }),
+            JsVariant::Integer32(i) => self.body.ops.extend([value::NUMBER, f64::from(i)]),
+            JsVariant::Float64(f) => self.body.ops.extend([value::NUMBER, f]),
+            JsVariant::BigInt(b) => {
+                let s = b.to_string();
+                self.charge(s.len())?;
+                self.body.ops.push(value::BIGINT);
+                self.str(&JsString::from(s.as_str()));
+            }
+            JsVariant::String(s) => {
+                self.charge(s.len() * 2)?;
+                self.body.ops.push(value::STRING);
+                self.str(&s);
+            }
+            JsVariant::Symbol(_) => return None,
+            JsVariant::Object(o) => {
+                let id = self.object(&o, depth)?;
+                self.body.ops.extend([value::OBJECT, f64::from(id)]);
+            }
+        }
+        Some(())
+    }
+
+    fn object(&mut self, o: &JsObject, depth: usize) -> Option<u32> {
+        if let Some(id) = self.seen.get(o) {
+            return Some(*id);
+        }
+        if depth > self.limits.max_depth || self.seen.len() >= self.limits.max_objects {
+            return None;
+        }
+        let token = self.captured.modules.as_ref().and_then(|m| m.token_of(o));
+        if token.is_some() || o.is::<Proxy>() || o.is_callable() {
+            return None;
+        }
+        let fill = if o.is::<OrdinaryObject>() {
+            self.head.push(kind::PLAIN);
+            Fill::Plain
+        } else if o.is_array() {
+            // No guest code runs here, so the length now is the length when it is filled.
+            let length = o
+                .borrow()
+                .properties()
+                .get(&js_string!("length").into())
+                .and_then(|d| d.value().and_then(JsValue::as_number))
+                .unwrap_or(0.0) as u32;
+            self.head.extend([kind::ARRAY, f64::from(length)]);
+            Fill::Array
+        } else if JsMap::from_object(o.clone()).is_ok() {
+            self.head.push(kind::MAP);
+            Fill::Map
+        } else if JsSet::from_object(o.clone()).is_ok() {
+            self.head.push(kind::SET);
+            Fill::Set
+        } else if let Ok(date) = JsDate::from_object(o.clone()) {
+            let t = date
+                .get_time(self.context)
+                .ok()?
+                .as_number()
+                .unwrap_or(f64::NAN);
+            self.head.extend([kind::DATE, t]);
+            return Some(self.reserve(o));
+        } else {
+            return None;
+        };
+        let id = self.reserve(o);
+        self.tasks.push((o.clone(), fill, depth));
+        Some(id)
+    }
+
+    fn reserve(&mut self, o: &JsObject) -> u32 {
+        let id = self.seen.len() as u32;
+        self.seen.insert(o.clone(), id);
+        id
+    }
+
+    fn fill(&mut self, o: &JsObject, fill: Fill, depth: usize) -> Option<()> {
+        self.blocks += 1;
+        let id = *self.seen.get(o)?;
+        self.body.ops.push(f64::from(id));
+        match fill {
+            Fill::Plain => {
+                if let Some((keys, values)) = self.by_shape(o) {
+                    self.body.ops.push(keys.len() as f64);
+                    for (key, v) in keys.iter().zip(&values) {
+                        self.key(key)?;
+                        self.value(v, depth + 1)?;
+                    }
+                    return Some(());
+                }
+                let entries = enumerable_data(o)?;
+                self.body.ops.push(entries.len() as f64);
+                for (key, v) in &entries {
+                    self.key(&key_string(key))?;
+                    self.value(v, depth + 1)?;
+                }
+            }
+            Fill::Array => {
+                let (elements, extra) = match dense_elements(o) {
+                    Some(values) => ((0..).zip(values).collect(), Vec::new()),
+                    None => {
+                        let mut elements = Vec::new();
+                        let mut extra = Vec::new();
+                        for (key, v) in enumerable_data(o)? {
+                            match key {
+                                PropertyKey::Index(i) => elements.push((i.get(), v)),
+                                key => extra.push((key_string(&key), v)),
+                            }
+                        }
+                        (elements, extra)
+                    }
+                };
+                self.body.ops.push(elements.len() as f64);
+                for (i, v) in &elements {
+                    self.body.ops.push(f64::from(*i));
+                    self.value(v, depth + 1)?;
+                }
+                self.body.ops.push(extra.len() as f64);
+                for (key, v) in &extra {
+                    self.key(key)?;
+                    self.value(v, depth + 1)?;
+                }
+            }
+            Fill::Map => {
+                let mut raw = Vec::new();
+                JsMap::from_object(o.clone())
+                    .ok()?
+                    .for_each_native(|k, v| {
+                        raw.push((k, v));
+                        Ok(())
+                    })
+                    .ok()?;
+                self.body.ops.push(raw.len() as f64);
+                for (k, v) in &raw {
+                    self.value(k, depth + 1)?;
+                    self.value(v, depth + 1)?;
+                }
+            }
+            Fill::Set => {
+                let mut raw = Vec::new();
+                JsSet::from_object(o.clone())
+                    .ok()?
+                    .for_each_native(|v| {
+                        raw.push(v);
+                        Ok(())
+                    })
+                    .ok()?;
+                self.body.ops.push(raw.len() as f64);
+                for v in &raw {
+                    self.value(v, depth + 1)?;
+                }
+            }
+        }
+        Some(())
+    }
+
+    /// A plain object's keys and values from its shared shape, as the reference reads
+    /// them (`Walker::entries_by_shape`); `None` for any other object.
+    fn by_shape(&mut self, o: &JsObject) -> Option<(Rc<[JsString]>, Vec<JsValue>)> {
+        let object = o.borrow();
+        let properties = object.properties();
+        let (shape, values) = properties.shape_and_values()?;
+        if !shape.is_shared() {
+            return None;
+        }
+        let keys = match self.shapes.get(&shape.to_addr_usize()) {
+            Some((_, keys)) => keys.clone(),
+            None => {
+                let named = properties.string_properties();
+                let plain = named.len() == values.len()
+                    && named
+                        .iter()
+                        .all(|(_, d)| d.enumerable() == Some(true) && d.is_data_descriptor());
+                let keys = plain.then(|| named.iter().map(|(k, _)| key_string(k)).collect());
+                self.shapes
+                    .insert(shape.to_addr_usize(), (shape.clone(), keys.clone()));
+                keys
+            }
+        }?;
+        Some((keys, values.to_vec()))
+    }
+}
+
+/// An object's own enumerable properties in [[OwnPropertyKeys]] order, all data properties
+/// (as the reference's `enumerable_entries`); `None` if one is an accessor, whose getter
+/// only the reference may run.
+fn enumerable_data(o: &JsObject) -> Option<Vec<(PropertyKey, JsValue)>> {
+    let object = o.borrow();
+    let properties = object.properties();
+    let mut indexed: Vec<_> = properties.index_properties().collect();
+    if !indexed.is_sorted_by_key(|(i, _)| *i) {
+        indexed.sort_unstable_by_key(|(i, _)| *i);
+    }
+    let indexed = indexed.into_iter().map(|(i, d)| (PropertyKey::from(i), d));
+    indexed
+        .chain(properties.string_properties())
+        .filter(|(_, d)| d.enumerable() == Some(true))
+        .map(|(key, d)| {
+            d.is_data_descriptor()
+                .then(|| (key, d.value().cloned().unwrap_or_default()))
+        })
+        .collect()
+}
+
+/// An array's elements when it is dense storage and nothing else (the reference's
+/// `dense_elements`).
+fn dense_elements(o: &JsObject) -> Option<Vec<JsValue>> {
+    let object = o.borrow();
+    let properties = object.properties();
+    if properties.stored_values_len() != 1 {
+        return None;
+    }
+    let values = properties.index_property_values();
+    let dense = matches!(
+        values,
+        IndexPropertyValues::DenseI32(_)
+            | IndexPropertyValues::DenseF64(_)
+            | IndexPropertyValues::DenseElement(_)
+    );
+    dense.then(|| values.filter_map(|d| d.value().cloned()).collect())
+}
+
+/// A key as a string: an index in decimal (a symbol never reaches here: the property
+/// maps' string and index keys are all there is).
+fn key_string(key: &PropertyKey) -> JsString {
+    match key {
+        PropertyKey::String(s) => s.clone(),
+        PropertyKey::Index(i) => JsString::from(i.get().to_string().as_str()),
+        PropertyKey::Symbol(_) => JsString::default(),
+    }
+}
+
+/// The size the reference charges for a key ([`crate::value::Text::byte_len`]): UTF-8
+/// bytes, or two per unit for text with lone surrogates.
+fn utf8_len(s: &JsString) -> usize {
+    match s.to_std_string() {
+        Ok(text) => text.len(),
+        Err(_) => s.len() * 2,
+    }
+}
+
+#[cfg(test)]
+#[path = "guest_tape_tests.rs"]
+mod tests;
