@@ -281,7 +281,7 @@ try {
 
     raw.boundary = {};
     for (const bytes of [1_000, 100_000]) {
-      raw.boundary[bytes] = await page.evaluate((b) => bench.boundary(b, 200, 3), bytes);
+      raw.boundary[bytes] = await page.evaluate((b) => bench.boundary(b, 200, 5), bytes);
       log(`boundary ${bytes / 1000} KB ×200: ${Object.keys(raw.boundary[bytes]).map((k) => `${k} ${fmtMs(median(raw.boundary[bytes][k].samples))}`).join(', ')}`);
     }
 

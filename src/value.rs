@@ -341,6 +341,22 @@ pub struct Graph {
     pub objects: Vec<Object>,
 }
 
+impl Object {
+    /// Whether objects of this kind have contents beyond their kind's own arguments (keys,
+    /// elements, entries, an error's stack and cause), filled after every object is made.
+    #[must_use]
+    pub fn has_contents(&self) -> bool {
+        matches!(
+            self,
+            Object::Plain(_)
+                | Object::Array { .. }
+                | Object::Map(_)
+                | Object::Set(_)
+                | Object::Error { .. }
+        )
+    }
+}
+
 impl Graph {
     /// A graph holding only a primitive.
     #[must_use]

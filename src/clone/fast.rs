@@ -16,7 +16,7 @@
 use boa_engine::object::builtins::{JsMap, JsSet};
 use boa_engine::{Context, JsObject, JsString, JsValue};
 
-use super::host_tape::HostTape;
+use super::host_tape::{Cursor, HostTape, Str};
 use super::to_guest::{Layouts, bigint, insert_element, insert_extra, set_length, shell};
 use crate::value::{CloneLimits, Object, Text};
 
@@ -71,12 +71,7 @@ enum Fill {
 struct Builder<'a, 'c> {
     limits: CloneLimits,
     context: &'c mut Context,
-    ops: &'a [f64],
-    p: usize,
-    text: &'a str,
-    at: usize,
-    wide: &'a [u16],
-    w: usize,
+    cur: Cursor<'a>,
     bytes: usize,
     /// The tape's objects by id (`None`: the argument list, which is not made).
     objects: Vec<Option<JsObject>>,
@@ -92,12 +87,7 @@ impl<'a, 'c> Builder<'a, 'c> {
         Self {
             limits,
             context,
-            ops: tape.ops,
-            p: 0,
-            text: tape.text,
-            at: 0,
-            wide: tape.wide,
-            w: 0,
+            cur: Cursor::new(tape),
             bytes: 0,
             objects: Vec::new(),
             tasks: Vec::new(),
@@ -108,9 +98,7 @@ impl<'a, 'c> Builder<'a, 'c> {
     }
 
     fn num(&mut self) -> Option<f64> {
-        let n = self.ops.get(self.p).copied()?;
-        self.p += 1;
-        Some(n)
+        self.cur.num()
     }
 
     fn count(&mut self) -> Option<usize> {
@@ -125,52 +113,21 @@ impl<'a, 'c> Builder<'a, 'c> {
     /// The next string, its length in UTF-16 units, and its size as the decoder charges a
     /// key ([`Text::byte_len`]).
     fn string(&mut self) -> Option<(JsString, usize, usize)> {
-        let n = self.num()? as i64;
-        if n < 0 {
-            let m = (-n - 1) as usize;
-            let units = self.wide.get(self.w..self.w.checked_add(m)?)?;
-            self.w += m;
-            return Some(match String::from_utf16(units) {
-                Ok(s) => (JsString::from(s.as_str()), m, s.len()),
-                Err(_) => (JsString::from(units), m, m * 2),
-            });
-        }
-        let s = self.str_units(n as usize)?;
-        Some((JsString::from(s), n as usize, s.len()))
-    }
-
-    /// `units` UTF-16 units of the joined well-formed text.
-    fn str_units(&mut self, units: usize) -> Option<&'a str> {
-        let rest = self.text.get(self.at..)?;
-        if let Some(ascii) = rest.get(..units).filter(|s| s.is_ascii()) {
-            self.at += units;
-            return Some(ascii);
-        }
-        let (mut seen, mut end) = (0, 0);
-        for c in rest.chars() {
-            if seen >= units {
-                break;
-            }
-            seen += c.len_utf16();
-            end += c.len_utf8();
-        }
-        if seen != units {
-            return None;
-        }
-        self.at += end;
-        rest.get(..end)
+        Some(match self.cur.string()? {
+            Str::Text(s, units) => (JsString::from(s), units, s.len()),
+            Str::Wide(units) => match String::from_utf16(units) {
+                Ok(s) => (JsString::from(s.as_str()), units.len(), s.len()),
+                Err(_) => (JsString::from(units), units.len(), units.len() * 2),
+            },
+        })
     }
 
     /// A string read as the decoder's `text()` reads it, for the rare kinds.
     fn text(&mut self) -> Option<Text> {
-        let n = self.num()? as i64;
-        if n < 0 {
-            let m = (-n - 1) as usize;
-            let units = self.wide.get(self.w..self.w.checked_add(m)?)?;
-            self.w += m;
-            return Some(Text::from_utf16(units));
-        }
-        Some(Text::from(self.str_units(n as usize)?))
+        Some(match self.cur.string()? {
+            Str::Text(s, _) => Text::from(s),
+            Str::Wide(units) => Text::from_utf16(units),
+        })
     }
 
     fn key(&mut self) -> Option<u32> {
@@ -300,7 +257,7 @@ impl<'a, 'c> Builder<'a, 'c> {
         let n = self.count()?;
         let mut ids = std::mem::take(&mut self.ids);
         ids.clear();
-        let mut values = Vec::with_capacity(n.min(self.ops.len() - self.p));
+        let mut values = Vec::with_capacity(n.min(self.cur.remaining()));
         for _ in 0..n {
             ids.push(self.key()?);
             values.push(self.value(depth + 1)?);

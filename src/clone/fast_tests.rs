@@ -9,6 +9,7 @@ use boa_engine::{Context, JsValue};
 
 use super::{args, value};
 use crate::clone::host_tape::{HostTape, decode};
+use crate::clone::test_rng::Rng;
 use crate::clone::{Captured, from_guest, to_guest, to_guest_args};
 use crate::value::{CloneLimits, ErrorName, Graph, ObjId, Object, Text, Value};
 
@@ -417,19 +418,6 @@ fn builds_what_the_reference_builds() {
             (want_value, want_args),
             "{what}: which builds were taken"
         );
-    }
-}
-
-/// A small, seeded generator, so a failure names its seed.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u32) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % u64::from(n)) as u32
     }
 }
 

@@ -10,11 +10,11 @@ use boa_engine::builtins::error::Error as ErrorData;
 use boa_engine::builtins::object::OrdinaryObject;
 use boa_engine::builtins::proxy::Proxy;
 use boa_engine::builtins::typed_array::TypedArrayKind;
-use boa_engine::object::IndexPropertyValues;
 use boa_engine::object::builtins::{
     JsArrayBuffer, JsDataView, JsDate, JsMap, JsRegExp, JsSet, JsTypedArray,
 };
 use boa_engine::object::shape::Shape;
+use boa_engine::object::{IndexPropertyValues, PropertyMap};
 use boa_engine::property::{PropertyDescriptor, PropertyKey};
 use boa_engine::string::JsStrVariant;
 use boa_engine::{Context, JsError, JsObject, JsString, JsValue, JsVariant, js_string};
@@ -363,51 +363,6 @@ impl Walker<'_> {
         }
     }
 
-    /// Own enumerable string-keyed properties, in [[OwnPropertyKeys]] order, each with its
-    /// value when it is a data property (`None`: an accessor). Only for ordinary objects and
-    /// arrays (a proxy is refused before this): their own keys are their property map's, so
-    /// the map is read directly (indices ascending, then strings in creation order) and no
-    /// guest code runs here.
-    fn enumerable_entries(o: &JsObject) -> Vec<(PropertyKey, Option<JsValue>)> {
-        let object = o.borrow();
-        let properties = object.properties();
-        let mut indexed: Vec<(u32, PropertyDescriptor)> = properties.index_properties().collect();
-        // Dense storage iterates in order; a sparse map does not.
-        if !indexed.is_sorted_by_key(|(i, _)| *i) {
-            indexed.sort_unstable_by_key(|(i, _)| *i);
-        }
-        let indexed = indexed.into_iter().map(|(i, d)| (PropertyKey::from(i), d));
-        indexed
-            .chain(properties.string_properties())
-            .filter(|(_, d)| d.enumerable() == Some(true))
-            .map(|(key, d)| {
-                let value = d
-                    .is_data_descriptor()
-                    .then(|| d.value().cloned().unwrap_or_default());
-                (key, value)
-            })
-            .collect()
-    }
-
-    /// An array's elements, when they are all its own enumerable properties: dense storage
-    /// (indices `0..n`, each a plain data property) and no keyed property but `length`.
-    /// `None` for any other array, which takes the generic path.
-    fn dense_elements(o: &JsObject) -> Option<Vec<JsValue>> {
-        let object = o.borrow();
-        let properties = object.properties();
-        if properties.stored_values_len() != 1 {
-            return None;
-        }
-        let values = properties.index_property_values();
-        let dense = matches!(
-            values,
-            IndexPropertyValues::DenseI32(_)
-                | IndexPropertyValues::DenseF64(_)
-                | IndexPropertyValues::DenseElement(_)
-        );
-        dense.then(|| values.filter_map(|d| d.value().cloned()).collect())
-    }
-
     /// A plain object whose shared shape holds only enumerable string-keyed data
     /// properties: its entries, from the shape's key names (made once per shape) and its
     /// stored values. `None` for any other object, which takes the generic path.
@@ -428,17 +383,8 @@ impl Walker<'_> {
             let keys = match self.shapes.get(&shape.to_addr_usize()) {
                 Some((_, keys)) => keys.clone(),
                 None => {
-                    let named = properties.string_properties();
-                    let plain = named.len() == values.len()
-                        && named
-                            .iter()
-                            .all(|(_, d)| d.enumerable() == Some(true) && d.is_data_descriptor());
-                    let keys = plain.then(|| {
-                        named
-                            .iter()
-                            .map(|(k, _)| key_text(k))
-                            .collect::<Rc<[Text]>>()
-                    });
+                    let keys = data_keys(properties, values.len())
+                        .map(|keys| keys.iter().map(key_text).collect::<Rc<[Text]>>());
                     self.shapes
                         .insert(shape.to_addr_usize(), (shape.clone(), keys.clone()));
                     keys
@@ -500,7 +446,7 @@ impl Walker<'_> {
                     self.graph.objects[id.0 as usize] = Object::Plain(entries);
                     return Ok(());
                 }
-                let keys = Self::enumerable_entries(&o);
+                let keys = enumerable_entries(&o);
                 let mut entries = Vec::with_capacity(keys.len());
                 for (key, v) in self.own_values(&o, keys)? {
                     let name = key_text(&key);
@@ -512,15 +458,9 @@ impl Walker<'_> {
             }
             Kind::Array => {
                 // As HTML reads it: when the array is serialized, with its elements (a getter
-                // that ran since the array was reached may have changed it). Its own data
-                // property, never an accessor, so read where it is stored.
-                let length = o
-                    .borrow()
-                    .properties()
-                    .get(&js_string!("length").into())
-                    .and_then(|d| d.value().and_then(JsValue::as_number))
-                    .unwrap_or(0.0) as u32;
-                if let Some(values) = Self::dense_elements(&o) {
+                // that ran since the array was reached may have changed it).
+                let length = array_length(&o);
+                if let Some(values) = dense_elements(&o) {
                     let mut elements = Vec::with_capacity(values.len());
                     for (i, v) in (0..).zip(values) {
                         elements.push((i, self.value(&v, At::below(&path, Seg::Index(i)))?));
@@ -532,7 +472,7 @@ impl Walker<'_> {
                     };
                     return Ok(());
                 }
-                let keys = Self::enumerable_entries(&o);
+                let keys = enumerable_entries(&o);
                 let mut elements = Vec::with_capacity(keys.len());
                 let mut extra = Vec::new();
                 for (key, v) in self.own_values(&o, keys)? {
@@ -628,6 +568,73 @@ impl Walker<'_> {
             cause,
         })
     }
+}
+
+/// Own enumerable string-keyed properties, in [[OwnPropertyKeys]] order, each with its
+/// value when it is a data property (`None`: an accessor). Only for ordinary objects and
+/// arrays (a proxy is refused before this): their own keys are their property map's, so
+/// the map is read directly (indices ascending, then strings in creation order) and no
+/// guest code runs here.
+pub(crate) fn enumerable_entries(o: &JsObject) -> Vec<(PropertyKey, Option<JsValue>)> {
+    let object = o.borrow();
+    let properties = object.properties();
+    let mut indexed: Vec<(u32, PropertyDescriptor)> = properties.index_properties().collect();
+    // Dense storage iterates in order; a sparse map does not.
+    if !indexed.is_sorted_by_key(|(i, _)| *i) {
+        indexed.sort_unstable_by_key(|(i, _)| *i);
+    }
+    let indexed = indexed.into_iter().map(|(i, d)| (PropertyKey::from(i), d));
+    indexed
+        .chain(properties.string_properties())
+        .filter(|(_, d)| d.enumerable() == Some(true))
+        .map(|(key, d)| {
+            let value = d
+                .is_data_descriptor()
+                .then(|| d.value().cloned().unwrap_or_default());
+            (key, value)
+        })
+        .collect()
+}
+
+/// An array's elements, when they are all its own enumerable properties: dense storage
+/// (indices `0..n`, each a plain data property) and no keyed property but `length`.
+/// `None` for any other array, which takes the generic path.
+pub(crate) fn dense_elements(o: &JsObject) -> Option<Vec<JsValue>> {
+    let object = o.borrow();
+    let properties = object.properties();
+    if properties.stored_values_len() != 1 {
+        return None;
+    }
+    let values = properties.index_property_values();
+    let dense = matches!(
+        values,
+        IndexPropertyValues::DenseI32(_)
+            | IndexPropertyValues::DenseF64(_)
+            | IndexPropertyValues::DenseElement(_)
+    );
+    dense.then(|| values.filter_map(|d| d.value().cloned()).collect())
+}
+
+/// An array's `length`: its own data property, never an accessor, so read where it is
+/// stored.
+pub(crate) fn array_length(o: &JsObject) -> u32 {
+    o.borrow()
+        .properties()
+        .get(&js_string!("length").into())
+        .and_then(|d| d.value().and_then(JsValue::as_number))
+        .unwrap_or(0.0) as u32
+}
+
+/// The keys of a shape whose properties are all enumerable string-keyed data properties,
+/// `stored` values in all (so its objects can be read by their stored values alone);
+/// `None` for any other.
+pub(crate) fn data_keys(properties: &PropertyMap, stored: usize) -> Option<Vec<PropertyKey>> {
+    let named = properties.string_properties();
+    let plain = named.len() == stored
+        && named
+            .iter()
+            .all(|(_, d)| d.enumerable() == Some(true) && d.is_data_descriptor());
+    plain.then(|| named.into_iter().map(|(k, _)| k).collect())
 }
 
 fn key_text(key: &PropertyKey) -> Text {

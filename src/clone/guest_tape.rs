@@ -15,15 +15,14 @@ use std::rc::Rc;
 
 use boa_engine::builtins::object::OrdinaryObject;
 use boa_engine::builtins::proxy::Proxy;
-use boa_engine::object::IndexPropertyValues;
 use boa_engine::object::builtins::{JsDate, JsMap, JsSet};
 use boa_engine::object::shape::Shape;
 use boa_engine::property::PropertyKey;
 use boa_engine::string::JsStrVariant;
-use boa_engine::{Context, JsObject, JsString, JsValue, JsVariant, js_string};
+use boa_engine::{Context, JsObject, JsString, JsValue, JsVariant};
 use rustc_hash::FxHashMap;
 
-use super::from_guest::Captured;
+use super::from_guest::{Captured, array_length, data_keys, dense_elements, enumerable_entries};
 use super::tape::{Tape, kind, value};
 use crate::value::CloneLimits;
 
@@ -202,12 +201,7 @@ impl Writer<'_> {
             Fill::Plain
         } else if o.is_array() {
             // No guest code runs here, so the length now is the length when it is filled.
-            let length = o
-                .borrow()
-                .properties()
-                .get(&js_string!("length").into())
-                .and_then(|d| d.value().and_then(JsValue::as_number))
-                .unwrap_or(0.0) as u32;
+            let length = array_length(o);
             self.head.extend([kind::ARRAY, f64::from(length)]);
             Fill::Array
         } else if JsMap::from_object(o.clone()).is_ok() {
@@ -330,12 +324,8 @@ impl Writer<'_> {
         let keys = match self.shapes.get(&shape.to_addr_usize()) {
             Some((_, keys)) => keys.clone(),
             None => {
-                let named = properties.string_properties();
-                let plain = named.len() == values.len()
-                    && named
-                        .iter()
-                        .all(|(_, d)| d.enumerable() == Some(true) && d.is_data_descriptor());
-                let keys = plain.then(|| named.iter().map(|(k, _)| key_string(k)).collect());
+                let keys = data_keys(properties, values.len())
+                    .map(|keys| keys.iter().map(key_string).collect());
                 self.shapes
                     .insert(shape.to_addr_usize(), (shape.clone(), keys.clone()));
                 keys
@@ -345,43 +335,13 @@ impl Writer<'_> {
     }
 }
 
-/// An object's own enumerable properties in [[OwnPropertyKeys]] order, all data properties
-/// (as the reference's `enumerable_entries`); `None` if one is an accessor, whose getter
-/// only the reference may run.
+/// An object's own enumerable properties, as the reference reads them, when all are data
+/// properties; `None` if one is an accessor, whose getter only the reference may run.
 fn enumerable_data(o: &JsObject) -> Option<Vec<(PropertyKey, JsValue)>> {
-    let object = o.borrow();
-    let properties = object.properties();
-    let mut indexed: Vec<_> = properties.index_properties().collect();
-    if !indexed.is_sorted_by_key(|(i, _)| *i) {
-        indexed.sort_unstable_by_key(|(i, _)| *i);
-    }
-    let indexed = indexed.into_iter().map(|(i, d)| (PropertyKey::from(i), d));
-    indexed
-        .chain(properties.string_properties())
-        .filter(|(_, d)| d.enumerable() == Some(true))
-        .map(|(key, d)| {
-            d.is_data_descriptor()
-                .then(|| (key, d.value().cloned().unwrap_or_default()))
-        })
+    enumerable_entries(o)
+        .into_iter()
+        .map(|(key, v)| v.map(|v| (key, v)))
         .collect()
-}
-
-/// An array's elements when it is dense storage and nothing else (the reference's
-/// `dense_elements`).
-fn dense_elements(o: &JsObject) -> Option<Vec<JsValue>> {
-    let object = o.borrow();
-    let properties = object.properties();
-    if properties.stored_values_len() != 1 {
-        return None;
-    }
-    let values = properties.index_property_values();
-    let dense = matches!(
-        values,
-        IndexPropertyValues::DenseI32(_)
-            | IndexPropertyValues::DenseF64(_)
-            | IndexPropertyValues::DenseElement(_)
-    );
-    dense.then(|| values.filter_map(|d| d.value().cloned()).collect())
 }
 
 /// A key as a string: an index in decimal (a symbol never reaches here: the property

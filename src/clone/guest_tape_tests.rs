@@ -6,6 +6,7 @@ use boa_engine::{Context, JsValue};
 
 use super::tape;
 use crate::clone::tape::tests::decode;
+use crate::clone::test_rng::Rng;
 use crate::clone::{Captured, from_guest};
 use crate::value::CloneLimits;
 
@@ -123,18 +124,8 @@ fn writes_what_the_reference_clones() {
     }
 }
 
-/// A small, seeded generator of guest values, as source text.
-struct Rng(u64);
-
+/// Guest values, as source text.
 impl Rng {
-    fn below(&mut self, n: u32) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % u64::from(n)) as u32
-    }
-
     fn value(&mut self, depth: u32) -> String {
         let leaf = depth > 3;
         match self.below(if leaf { 8 } else { 16 }) {

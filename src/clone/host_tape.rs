@@ -31,12 +31,7 @@ pub fn decode(tape: &HostTape<'_>, limits: CloneLimits) -> Result<Graph, Sandbox
         graph: Graph::undefined(),
         tasks: Vec::new(),
         bytes: 0,
-        ops: tape.ops,
-        p: 0,
-        text: tape.text,
-        at: 0,
-        wide: tape.wide,
-        w: 0,
+        cur: Cursor::new(tape),
         buffer: tape.buffer,
         keys: Vec::new(),
     };
@@ -46,6 +41,81 @@ pub fn decode(tape: &HostTape<'_>, limits: CloneLimits) -> Result<Graph, Sandbox
     }
     d.graph.root = root;
     Ok(d.graph)
+}
+
+/// A reader of a host tape: its ops in order, and its strings as they come.
+pub(crate) struct Cursor<'a> {
+    ops: &'a [f64],
+    p: usize,
+    text: &'a str,
+    at: usize,
+    wide: &'a [u16],
+    w: usize,
+}
+
+/// A string of a host tape, as stored.
+pub(crate) enum Str<'a> {
+    /// Well-formed text, and its length in UTF-16 units.
+    Text(&'a str, usize),
+    /// UTF-16 units with lone surrogates.
+    Wide(&'a [u16]),
+}
+
+impl<'a> Cursor<'a> {
+    pub(crate) fn new(tape: &HostTape<'a>) -> Self {
+        Self {
+            ops: tape.ops,
+            p: 0,
+            text: tape.text,
+            at: 0,
+            wide: tape.wide,
+            w: 0,
+        }
+    }
+
+    pub(crate) fn num(&mut self) -> Option<f64> {
+        let n = self.ops.get(self.p).copied()?;
+        self.p += 1;
+        Some(n)
+    }
+
+    /// How many ops are left.
+    pub(crate) fn remaining(&self) -> usize {
+        self.ops.len().saturating_sub(self.p)
+    }
+
+    /// The next string: its length op (`n >= 0` units of the joined text, `-(n + 1)` of
+    /// the wide units), then its units.
+    pub(crate) fn string(&mut self) -> Option<Str<'a>> {
+        let n = self.num()? as i64;
+        if n < 0 {
+            let m = (-n - 1) as usize;
+            let units = self.wide.get(self.w..self.w.checked_add(m)?)?;
+            self.w += m;
+            return Some(Str::Wide(units));
+        }
+        // `n` UTF-16 units of the joined text, which is well-formed.
+        let n = n as usize;
+        let rest = self.text.get(self.at..)?;
+        // Most text is ASCII: one byte per unit, nothing to decode.
+        if let Some(ascii) = rest.get(..n).filter(|s| s.is_ascii()) {
+            self.at += n;
+            return Some(Str::Text(ascii, n));
+        }
+        let (mut units, mut end) = (0, 0);
+        for c in rest.chars() {
+            if units >= n {
+                break;
+            }
+            units += c.len_utf16();
+            end += c.len_utf8();
+        }
+        if units != n {
+            return None;
+        }
+        self.at += end;
+        Some(Str::Text(rest.get(..end)?, n))
+    }
 }
 
 fn over(limit: Limit, what: String, at: At<'_>) -> SandboxError {
@@ -63,21 +133,14 @@ struct Decoder<'a> {
     graph: Graph,
     tasks: Vec<(ObjId, Path)>,
     bytes: usize,
-    ops: &'a [f64],
-    p: usize,
-    text: &'a str,
-    at: usize,
-    wide: &'a [u16],
-    w: usize,
+    cur: Cursor<'a>,
     buffer: &'a dyn Fn(usize) -> Option<Vec<u8>>,
     keys: Vec<Text>,
 }
 
 impl Decoder<'_> {
     fn num(&mut self) -> Result<f64, SandboxError> {
-        let n = self.ops.get(self.p).copied().ok_or_else(malformed)?;
-        self.p += 1;
-        Ok(n)
+        self.cur.num().ok_or_else(malformed)
     }
 
     fn index(&mut self) -> Result<usize, SandboxError> {
@@ -90,35 +153,10 @@ impl Decoder<'_> {
 
     /// The next string, and its length in UTF-16 units.
     fn text_units(&mut self) -> Result<(Text, usize), SandboxError> {
-        let n = self.num()? as i64;
-        if n < 0 {
-            let m = (-n - 1) as usize;
-            let units = self.wide.get(self.w..self.w + m).ok_or_else(malformed)?;
-            self.w += m;
-            return Ok((Text::from_utf16(units), m));
-        }
-        // `n` UTF-16 units of the joined text, which is well-formed.
-        let rest = self.text.get(self.at..).ok_or_else(malformed)?;
-        let n_units = n as usize;
-        // Most text is ASCII: one byte per unit, nothing to decode.
-        if let Some(ascii) = rest.get(..n_units).filter(|s| s.is_ascii()) {
-            self.at += n_units;
-            return Ok((Text::Utf8(ascii.into()), n_units));
-        }
-        let mut units = 0;
-        let mut end = 0;
-        for c in rest.chars() {
-            if units >= n as usize {
-                break;
-            }
-            units += c.len_utf16();
-            end += c.len_utf8();
-        }
-        if units != n as usize {
-            return Err(malformed());
-        }
-        self.at += end;
-        Ok((Text::Utf8(rest[..end].into()), units))
+        Ok(match self.cur.string().ok_or_else(malformed)? {
+            Str::Text(s, units) => (Text::Utf8(s.into()), units),
+            Str::Wide(units) => (Text::from_utf16(units), units.len()),
+        })
     }
 
     /// A property key: an id of one seen before, or -1 and a new one.
@@ -275,14 +313,7 @@ impl Decoder<'_> {
             }
             _ => return Err(malformed()),
         };
-        if matches!(
-            object,
-            Object::Plain(_)
-                | Object::Array { .. }
-                | Object::Map(_)
-                | Object::Set(_)
-                | Object::Error { .. }
-        ) {
+        if object.has_contents() {
             self.tasks.push((id, at.path()));
         }
         self.graph.objects[id.0 as usize] = object;
@@ -300,7 +331,7 @@ impl Decoder<'_> {
     ) -> Result<(), SandboxError> {
         let n = self.index()?;
         // Sized once (each entry takes at least two ops, so a bad count cannot over-reserve).
-        let room = n.min(self.ops.len().saturating_sub(self.p) / 2);
+        let room = n.min(self.cur.remaining() / 2);
         if array {
             elements.reserve(room);
         } else {

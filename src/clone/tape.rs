@@ -160,18 +160,6 @@ fn view_index(kind: ViewKind) -> f64 {
     ViewKind::ALL.iter().position(|k| *k == kind).unwrap_or(0) as f64
 }
 
-/// Whether an object of this kind has a contents block.
-fn has_contents(object: &Object) -> bool {
-    matches!(
-        object,
-        Object::Plain(_)
-            | Object::Array { .. }
-            | Object::Map(_)
-            | Object::Set(_)
-            | Object::Error { .. }
-    )
-}
-
 /// Flattens `graph`.
 #[must_use]
 pub fn encode(graph: &Graph) -> Tape {
@@ -241,10 +229,10 @@ pub fn encode(graph: &Graph) -> Tape {
         }
     }
     let mut keys = KeyIds::default();
-    let filled = graph.objects.iter().filter(|o| has_contents(o)).count();
+    let filled = graph.objects.iter().filter(|o| o.has_contents()).count();
     t.count(filled);
     for (id, object) in graph.objects.iter().enumerate() {
-        if has_contents(object) {
+        if object.has_contents() {
             t.count(id);
         }
         match object {
