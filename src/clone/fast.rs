@@ -40,7 +40,8 @@ pub fn args(
     if b.count()? != length as usize {
         return None;
     }
-    let mut list = Vec::with_capacity(length as usize);
+    // Each entry takes at least three ops, so a tape cannot make this reserve more than it holds.
+    let mut list = Vec::with_capacity((length as usize).min(b.cur.remaining() / 3));
     for i in 0..length {
         if b.num()? != 1.0 || b.num()? as u32 != i {
             return None;
@@ -257,7 +258,7 @@ impl<'a, 'c> Builder<'a, 'c> {
         let n = self.count()?;
         let mut ids = std::mem::take(&mut self.ids);
         ids.clear();
-        let mut values = Vec::with_capacity(n.min(self.cur.remaining()));
+        let mut values = Vec::with_capacity(n.min(self.cur.remaining() / 2));
         for _ in 0..n {
             ids.push(self.key()?);
             values.push(self.value(depth + 1)?);

@@ -495,3 +495,25 @@ fn agrees_with_the_reference_on_random_graphs() {
     // Most graphs are within their limits and free of errors: the build takes them.
     assert!(built > 1000, "built only {built} of 3000");
 }
+
+/// Counts a tape claims but does not hold reserve nothing past the tape, and fail closed.
+#[test]
+fn claimed_counts_reserve_nothing() {
+    let context = &mut Context::default();
+    let limits = CloneLimits::default();
+    for (what, ops) in [
+        ("an argument list", vec![8.0, 1.0, 4e9, 4e9]),
+        ("a plain object", vec![8.0, 0.0, 1e15]),
+        ("an array", vec![8.0, 1.0, 4e9, 1e15]),
+    ] {
+        let tape = HostTape {
+            ops: &ops,
+            text: "",
+            wide: &[],
+            buffer: &|_| None,
+        };
+        assert!(args(&tape, limits, context).is_none(), "{what}");
+        assert!(value(&tape, limits, context).is_none(), "{what}");
+        assert!(decode(&tape, limits).is_err(), "{what}");
+    }
+}
