@@ -387,11 +387,12 @@ impl Realm {
             Some(inner) => fast::args(args, limits, &mut inner.context),
             None => None,
         };
+        let graph;
         let args = match built {
             Some(args) => Host::Guest(args),
             None => {
-                let graph = host_tape::decode(args, limits)?;
-                return settled(self.call_as(name, Host::Graph(&graph), true, to_host), self);
+                graph = host_tape::decode(args, limits)?;
+                Host::Graph(&graph)
             }
         };
         settled(self.call_as(name, args, true, to_host), self)
@@ -411,9 +412,7 @@ impl Realm {
         args: Host<'_, Vec<JsValue>>,
         await_promise: bool,
     ) -> Result<Outcome> {
-        self.call_as(name, args, await_promise, |v, captured, limits, context| {
-            from_guest(v, captured, limits, context)
-        })
+        self.call_as(name, args, await_promise, from_guest)
     }
 
     fn call_as<T>(
@@ -912,9 +911,7 @@ impl Realm {
     where
         F: FnOnce(&mut Inner) -> std::result::Result<JsValue, Failure>,
     {
-        self.enter_as(await_promise, body, |v, captured, limits, context| {
-            from_guest(v, captured, limits, context)
-        })
+        self.enter_as(await_promise, body, from_guest)
     }
 
     /// [`Realm::enter`], its value crossing to the host by `cross`.

@@ -125,10 +125,7 @@ impl<'a, 'c> Builder<'a, 'c> {
 
     /// A string read as the decoder's `text()` reads it, for the rare kinds.
     fn text(&mut self) -> Option<Text> {
-        Some(match self.cur.string()? {
-            Str::Text(s, _) => Text::from(s),
-            Str::Wide(units) => Text::from_utf16(units),
-        })
+        Some(self.cur.string()?.text())
     }
 
     fn key(&mut self) -> Option<u32> {

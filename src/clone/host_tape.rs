@@ -61,6 +61,16 @@ pub(crate) enum Str<'a> {
     Wide(&'a [u16]),
 }
 
+impl Str<'_> {
+    /// As boundary text.
+    pub(crate) fn text(&self) -> Text {
+        match self {
+            Str::Text(s, _) => Text::Utf8((*s).into()),
+            Str::Wide(units) => Text::from_utf16(units),
+        }
+    }
+}
+
 impl<'a> Cursor<'a> {
     pub(crate) fn new(tape: &HostTape<'a>) -> Self {
         Self {
@@ -153,10 +163,12 @@ impl Decoder<'_> {
 
     /// The next string, and its length in UTF-16 units.
     fn text_units(&mut self) -> Result<(Text, usize), SandboxError> {
-        Ok(match self.cur.string().ok_or_else(malformed)? {
-            Str::Text(s, units) => (Text::Utf8(s.into()), units),
-            Str::Wide(units) => (Text::from_utf16(units), units.len()),
-        })
+        let s = self.cur.string().ok_or_else(malformed)?;
+        let units = match s {
+            Str::Text(_, units) => units,
+            Str::Wide(units) => units.len(),
+        };
+        Ok((s.text(), units))
     }
 
     /// A property key: an id of one seen before, or -1 and a new one.
