@@ -10,12 +10,14 @@
 
 use std::collections::HashMap;
 
+use crate::clone::host_tape::HostTape;
+use crate::clone::tape::Tape;
 use crate::error::{ErrorCode, Result, SandboxError};
 use crate::handler::HostCall;
 use crate::options::{EvalOptions, RealmOptions};
 use crate::platform::Report;
-use crate::realm::{HandlerFailure, Outcome, Realm};
-use crate::value::{ErrorName, Graph, Object, Text, Value};
+use crate::realm::{HandlerFailure, Outcome, Realm, ToHost};
+use crate::value::{CloneLimits, ErrorName, Graph, Object, Text, Value};
 
 /// The protocol version both sides must speak.
 pub const VERSION: u32 = 1;
@@ -26,9 +28,38 @@ pub const MAX_REALMS: usize = 256;
 /// A request id chosen by the host (a safe integer).
 pub type RequestId = u64;
 
+/// A value a message carries into the guest: in the message's own graph, or walked apart
+/// from it as a host tape (the bindings walk `args` and `value` so; see [`decode_with`]).
+pub enum Payload<'t> {
+    /// Part of the message graph.
+    Graph(Graph),
+    /// Walked on its own.
+    Tape(&'t HostTape<'t>),
+}
+
+impl std::fmt::Debug for Payload<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Payload::Graph(g) => f.debug_tuple("Graph").field(g).finish(),
+            Payload::Tape(t) => f.debug_tuple("Tape").field(&t.ops.len()).finish(),
+        }
+    }
+}
+
+impl Payload<'_> {
+    fn is_array(&self) -> bool {
+        match self {
+            Payload::Graph(g) => {
+                matches!(&g.root, Value::Object(o) if matches!(g.get(*o), Some(Object::Array { .. })))
+            }
+            Payload::Tape(t) => t.root_is_array(),
+        }
+    }
+}
+
 /// A decoded host → worker message.
 #[derive(Debug)]
-pub enum Request {
+pub enum Request<'t> {
     /// Create realm `realm` with `options` (its handler, if named, is asynchronous).
     Create {
         /// Request id.
@@ -58,7 +89,7 @@ pub enum Request {
         /// Global name.
         name: String,
         /// Value to clone in.
-        value: Graph,
+        value: Payload<'t>,
     },
     /// Call a guest global function, awaiting a promise result.
     Call {
@@ -69,7 +100,7 @@ pub enum Request {
         /// Function name.
         name: String,
         /// Arguments (root is an array).
-        args: Graph,
+        args: Payload<'t>,
     },
     /// Run a card operation of the guest's card runtime, awaiting a promise result.
     Card {
@@ -82,7 +113,7 @@ pub enum Request {
         /// The card module the operation is about, for create, load and describe.
         module: Option<String>,
         /// Arguments (root is an array).
-        args: Graph,
+        args: Payload<'t>,
     },
     /// Answer an async host call.
     Settle {
@@ -154,6 +185,15 @@ pub enum Reply {
         id: RequestId,
         /// The value.
         value: Graph,
+    },
+    /// Request `id` finished with the value this tape holds: a call or card operation whose
+    /// arguments came as a tape ([`Payload::Tape`]), and whose result
+    /// [`guest_tape`](crate::clone::guest_tape) could write.
+    Tape {
+        /// Request id.
+        id: RequestId,
+        /// The value, flattened.
+        tape: Tape,
     },
     /// Request `id` failed (`id` is `None` when the message had no usable id).
     Error {
@@ -244,6 +284,18 @@ impl<'g> Message<'g> {
         }
     }
 
+    /// The payload field `key`: walked apart when `walked` is given (the field must then be
+    /// absent from the graph), part of the graph otherwise.
+    fn payload<'t>(&self, key: &str, walked: Option<&'t HostTape<'t>>) -> Result<Payload<'t>> {
+        match walked {
+            None => Ok(Payload::Graph(self.graph(key))),
+            Some(_) if self.get(key).is_some() => Err(protocol(format!(
+                "`{key}` came both in the message and walked apart"
+            ))),
+            Some(tape) => Ok(Payload::Tape(tape)),
+        }
+    }
+
     fn only(&self, allowed: &[&str]) -> Result<()> {
         for (k, _) in self.fields {
             let k = k.to_lossy();
@@ -262,7 +314,22 @@ const MAX_ID: f64 = 9_007_199_254_740_991.0;
 /// # Errors
 /// `SANDBOX_PROTOCOL` (with the request id when one could be read) for a wrong version, an
 /// unknown type or field, or a field of the wrong type; option errors keep their own code.
-pub fn decode(graph: &Graph) -> std::result::Result<Request, (Option<RequestId>, SandboxError)> {
+pub fn decode(
+    graph: &Graph,
+) -> std::result::Result<Request<'static>, (Option<RequestId>, SandboxError)> {
+    decode_with(graph, None)
+}
+
+/// Decodes one message whose payload (`args` of `call` and `card`, `value` of `set`) was
+/// walked apart from it, as `payload`.
+///
+/// # Errors
+/// As [`decode`]; `SANDBOX_PROTOCOL` for a payload given to a message that takes none, or
+/// given twice.
+pub fn decode_with<'t>(
+    graph: &Graph,
+    payload: Option<&'t HostTape<'t>>,
+) -> std::result::Result<Request<'t>, (Option<RequestId>, SandboxError)> {
     let m = Message::new(graph).map_err(|e| (None, e))?;
     let id = m.int("id", MAX_ID).ok();
     let fail = |e: SandboxError| (id, e);
@@ -275,6 +342,11 @@ pub fn decode(graph: &Graph) -> std::result::Result<Request, (Option<RequestId>,
         }
     }
     let kind = m.string("type").map_err(fail)?;
+    if payload.is_some() && !matches!(kind.as_str(), "call" | "card" | "set") {
+        return Err(fail(protocol(format!(
+            "a `{kind}` message carries no payload"
+        ))));
+    }
     let realm = || m.int("realm", f64::from(u32::MAX)).map(|r| r as u32);
     let request = match kind.as_str() {
         "create" => {
@@ -303,15 +375,14 @@ pub fn decode(graph: &Graph) -> std::result::Result<Request, (Option<RequestId>,
                 id: m.int("id", MAX_ID).map_err(fail)?,
                 realm: realm().map_err(fail)?,
                 name: m.string("name").map_err(fail)?,
-                value: m.graph("value"),
+                value: m.payload("value", payload).map_err(fail)?,
             }
         }
         "call" => {
             m.only(&["v", "type", "id", "realm", "name", "args"])
                 .map_err(fail)?;
-            let args = m.graph("args");
-            let is_array = matches!(&args.root, Value::Object(o) if matches!(args.get(*o), Some(Object::Array { .. })));
-            if !is_array {
+            let args = m.payload("args", payload).map_err(fail)?;
+            if !args.is_array() {
                 return Err(fail(protocol("`args` must be an array")));
             }
             Request::Call {
@@ -324,9 +395,8 @@ pub fn decode(graph: &Graph) -> std::result::Result<Request, (Option<RequestId>,
         "card" => {
             m.only(&["v", "type", "id", "realm", "op", "module", "args"])
                 .map_err(fail)?;
-            let args = m.graph("args");
-            let is_array = matches!(&args.root, Value::Object(o) if matches!(args.get(*o), Some(Object::Array { .. })));
-            if !is_array {
+            let args = m.payload("args", payload).map_err(fail)?;
+            if !args.is_array() {
                 return Err(fail(protocol("`args` must be an array")));
             }
             let module = match m.get("module") {
@@ -428,6 +498,11 @@ pub fn decode(graph: &Graph) -> std::result::Result<Request, (Option<RequestId>,
     Ok(request)
 }
 
+/// An entry whose value crosses as a graph.
+fn graph(result: Result<Outcome>) -> Result<Outcome<ToHost>> {
+    result.map(|o| o.map(ToHost::Graph))
+}
+
 /// `{ name, message }` of a failed host call; anything malformed becomes a plain `Error`.
 fn failure(m: &Message<'_>) -> HandlerFailure {
     let sub = m.graph("error");
@@ -458,10 +533,26 @@ pub struct Dispatcher {
 impl Dispatcher {
     /// Handles one message and returns the replies, in order.
     pub fn handle(&mut self, message: &Graph) -> Vec<Reply> {
-        match decode(message) {
+        self.handle_with(message, None)
+    }
+
+    /// Handles one message whose payload was walked apart from it (see [`decode_with`]).
+    /// A call or card operation so sent answers with a [`Reply::Tape`] where the result
+    /// could be written as one.
+    pub fn handle_with(&mut self, message: &Graph, payload: Option<&HostTape<'_>>) -> Vec<Reply> {
+        match decode_with(message, payload) {
             Ok(request) => self.serve(request),
             Err((id, error)) => vec![Reply::Error { id, error }],
         }
+    }
+
+    /// The clone limits of `realm` (the defaults for a realm that does not exist, which
+    /// any message to it is refused for).
+    #[must_use]
+    pub fn clone_limits(&self, realm: u32) -> CloneLimits {
+        self.realms
+            .get(&realm)
+            .map_or_else(CloneLimits::default, |r| r.limits().clone)
     }
 
     /// Number of live realms.
@@ -515,7 +606,7 @@ impl Dispatcher {
         }
     }
 
-    fn serve(&mut self, request: Request) -> Vec<Reply> {
+    fn serve(&mut self, request: Request<'_>) -> Vec<Reply> {
         let mut replies = Vec::new();
         match request {
             Request::Create { id, realm, options } => {
@@ -542,7 +633,7 @@ impl Dispatcher {
                 let result = self
                     .realm(realm)
                     .and_then(|r| r.eval_outcome(&source, &options));
-                self.outcome(id, realm, result, &mut replies);
+                self.outcome(id, realm, graph(result), &mut replies);
             }
             Request::Set {
                 id,
@@ -550,7 +641,10 @@ impl Dispatcher {
                 name,
                 value,
             } => {
-                let result = self.realm(realm).and_then(|r| r.set(&name, &value));
+                let result = self.realm(realm).and_then(|r| match &value {
+                    Payload::Graph(g) => r.set(&name, g),
+                    Payload::Tape(t) => r.set_tape(&name, t),
+                });
                 replies.push(unit(id, result));
             }
             Request::Call {
@@ -559,7 +653,10 @@ impl Dispatcher {
                 name,
                 args,
             } => {
-                let result = self.realm(realm).and_then(|r| r.call_outcome(&name, &args));
+                let result = self.realm(realm).and_then(|r| match &args {
+                    Payload::Graph(g) => r.call_outcome(&name, g).map(|o| o.map(ToHost::Graph)),
+                    Payload::Tape(t) => r.call_outcome_tape(&name, t),
+                });
                 self.outcome(id, realm, result, &mut replies);
             }
             Request::Card {
@@ -569,9 +666,11 @@ impl Dispatcher {
                 module,
                 args,
             } => {
-                let result = self
-                    .realm(realm)
-                    .and_then(|r| r.card(&op, module.as_deref(), &args));
+                let module = module.as_deref();
+                let result = self.realm(realm).and_then(|r| match &args {
+                    Payload::Graph(g) => r.card(&op, module, g).map(|o| o.map(ToHost::Graph)),
+                    Payload::Tape(t) => r.card_tape(&op, module, t),
+                });
                 self.outcome(id, realm, result, &mut replies);
             }
             Request::Settle {
@@ -592,7 +691,7 @@ impl Dispatcher {
             },
             Request::Import { id, realm, url } => {
                 let result = self.realm(realm).and_then(|r| r.import(&url));
-                self.outcome(id, realm, result, &mut replies);
+                self.outcome(id, realm, graph(result), &mut replies);
             }
             Request::Provide {
                 id,
@@ -703,11 +802,12 @@ impl Dispatcher {
         &mut self,
         id: RequestId,
         realm: u32,
-        result: Result<Outcome>,
+        result: Result<Outcome<ToHost>>,
         replies: &mut Vec<Reply>,
     ) {
         match result {
-            Ok(Outcome::Done(value)) => replies.push(Reply::Result { id, value }),
+            Ok(Outcome::Done(ToHost::Graph(value))) => replies.push(Reply::Result { id, value }),
+            Ok(Outcome::Done(ToHost::Tape(tape))) => replies.push(Reply::Tape { id, tape }),
             Ok(Outcome::Pending(token)) => {
                 self.waiting.insert((realm, token), id);
                 replies.push(Reply::Pending { id });
@@ -801,3 +901,7 @@ fn unit(id: RequestId, result: Result<()>) -> Reply {
         },
     }
 }
+
+#[cfg(test)]
+#[path = "protocol_tests.rs"]
+mod tests;

@@ -120,6 +120,16 @@ pub enum Outcome<T = Graph> {
     Pending(u64),
 }
 
+impl<T> Outcome<T> {
+    /// The finished value mapped by `f`; a pending token as it is.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Outcome<U> {
+        match self {
+            Outcome::Done(v) => Outcome::Done(f(v)),
+            Outcome::Pending(token) => Outcome::Pending(token),
+        }
+    }
+}
+
 /// An isolated realm. Not thread-safe; one per context, one context per realm.
 pub struct Realm {
     id: u64,
@@ -348,6 +358,7 @@ impl Realm {
         self.enter(false, |inner| {
             let v = match value {
                 Host::Graph(g) => to_guest(g, &mut inner.context)?,
+                Host::Decoded(g) => to_guest(&g, &mut inner.context)?,
                 Host::Guest(v) => v,
             };
             let global = inner.context.global_object();
@@ -382,19 +393,7 @@ impl Realm {
     /// As [`Realm::call`]; `SANDBOX_NOT_CLONEABLE` or `SANDBOX_LIMIT_EXCEEDED` for the
     /// arguments (see [`host_tape::decode`]).
     pub fn call_tape(&mut self, name: &str, args: &HostTape<'_>) -> Result<ToHost> {
-        let limits = self.limits.clone;
-        let built = match self.inner.as_mut() {
-            Some(inner) => fast::args(args, limits, &mut inner.context),
-            None => None,
-        };
-        let graph;
-        let args = match built {
-            Some(args) => Host::Guest(args),
-            None => {
-                graph = host_tape::decode(args, limits)?;
-                Host::Graph(&graph)
-            }
-        };
+        let args = self.tape_args(args)?;
         settled(self.call_as(name, args, true, to_host), self)
     }
 
@@ -404,6 +403,34 @@ impl Realm {
     /// As [`Realm::call`].
     pub fn call_outcome(&mut self, name: &str, args: &Graph) -> Result<Outcome> {
         self.call_with(name, Host::Graph(args), true)
+    }
+
+    /// [`Realm::call_outcome`] with arguments walked on the host, and the result crossing
+    /// as [`Realm::call_tape`]'s does.
+    ///
+    /// # Errors
+    /// As [`Realm::call_tape`].
+    pub fn call_outcome_tape(
+        &mut self,
+        name: &str,
+        args: &HostTape<'_>,
+    ) -> Result<Outcome<ToHost>> {
+        let args = self.tape_args(args)?;
+        self.call_as(name, args, true, to_host)
+    }
+
+    /// The guest arguments a host tape holds: built in one pass ([`fast`]) where it can, the
+    /// decoded graph otherwise (which decides every error, before the realm is entered).
+    fn tape_args(&mut self, tape: &HostTape<'_>) -> Result<Host<'static, Vec<JsValue>>> {
+        let limits = self.limits.clone;
+        let built = match self.inner.as_mut() {
+            Some(inner) => fast::args(tape, limits, &mut inner.context),
+            None => None,
+        };
+        Ok(match built {
+            Some(args) => Host::Guest(args),
+            None => Host::Decoded(host_tape::decode(tape, limits)?),
+        })
     }
 
     fn call_with(
@@ -439,6 +466,7 @@ impl Realm {
                 };
                 let args = match args {
                     Host::Graph(g) => to_guest_args(g, context)?,
+                    Host::Decoded(g) => to_guest_args(&g, context)?,
                     Host::Guest(args) => args,
                 };
                 f.call(&JsValue::undefined(), &args, context)
@@ -457,47 +485,71 @@ impl Realm {
     /// `SANDBOX_PROTOCOL` for an unknown operation or a module that is not loaded; as
     /// [`Realm::call`] otherwise.
     pub fn card(&mut self, op: &str, module: Option<&str>, args: &Graph) -> Result<Outcome> {
-        let Some(op) = crate::cards::Op::parse(op) else {
-            return Err(SandboxError::new(
-                ErrorCode::Protocol,
-                format!("`{op}` is not a card operation"),
-            ));
-        };
-        let module = match (op.takes_module(), module) {
-            (true, Some(url)) => Some(url.to_owned()),
-            (true, None) => {
-                return Err(SandboxError::new(
-                    ErrorCode::Protocol,
-                    format!("card operation `{}` needs a module URL", op.name()),
-                ));
-            }
-            (false, _) => None,
-        };
-        self.enter(true, |inner| {
-            let runtime = inner.modules.card_runtime(&mut inner.context)?;
-            let mut argv = Vec::new();
-            if let Some(url) = &module {
-                let ns = inner
-                    .modules
-                    .namespace(url, &mut inner.context)
-                    .ok_or_else(|| {
-                        Failure::Boundary(SandboxError::new(
-                            ErrorCode::Protocol,
-                            format!("module {url} is not loaded; import it first"),
-                        ))
-                    })?;
-                argv.push(ns.into());
-            }
-            argv.extend(to_guest_args(args, &mut inner.context)?);
-            let f = runtime
-                .ops
-                .get(JsString::from(op.name()), &mut inner.context)?;
-            let f = f
-                .as_callable()
-                .ok_or_else(|| JsNativeError::typ().with_message("card runtime is broken"))?;
-            f.call(&runtime.ops.clone().into(), &argv, &mut inner.context)
-                .map_err(Failure::from)
-        })
+        let (op, module) = card_op(op, module)?;
+        self.card_as(op, module, Host::Graph(args), from_guest)
+    }
+
+    /// [`Realm::card`] with arguments walked on the host, and the result crossing as
+    /// [`Realm::call_tape`]'s does.
+    ///
+    /// # Errors
+    /// As [`Realm::card`]; as [`Realm::call_tape`] for the arguments.
+    pub fn card_tape(
+        &mut self,
+        op: &str,
+        module: Option<&str>,
+        args: &HostTape<'_>,
+    ) -> Result<Outcome<ToHost>> {
+        let (op, module) = card_op(op, module)?;
+        let args = self.tape_args(args)?;
+        self.card_as(op, module, args, to_host)
+    }
+
+    fn card_as<T>(
+        &mut self,
+        op: crate::cards::Op,
+        module: Option<&str>,
+        args: Host<'_, Vec<JsValue>>,
+        cross: impl FnOnce(
+            &JsValue,
+            &Captured,
+            CloneLimits,
+            &mut Context,
+        ) -> std::result::Result<T, CloneError>,
+    ) -> Result<Outcome<T>> {
+        self.enter_as(
+            true,
+            |inner| {
+                let runtime = inner.modules.card_runtime(&mut inner.context)?;
+                let mut argv = Vec::new();
+                if let Some(url) = module {
+                    let ns = inner
+                        .modules
+                        .namespace(url, &mut inner.context)
+                        .ok_or_else(|| {
+                            Failure::Boundary(SandboxError::new(
+                                ErrorCode::Protocol,
+                                format!("module {url} is not loaded; import it first"),
+                            ))
+                        })?;
+                    argv.push(ns.into());
+                }
+                match args {
+                    Host::Graph(g) => argv.extend(to_guest_args(g, &mut inner.context)?),
+                    Host::Decoded(g) => argv.extend(to_guest_args(&g, &mut inner.context)?),
+                    Host::Guest(args) => argv.extend(args),
+                }
+                let f = runtime
+                    .ops
+                    .get(JsString::from(op.name()), &mut inner.context)?;
+                let f = f
+                    .as_callable()
+                    .ok_or_else(|| JsNativeError::typ().with_message("card runtime is broken"))?;
+                f.call(&runtime.ops.clone().into(), &argv, &mut inner.context)
+                    .map_err(Failure::from)
+            },
+            cross,
+        )
     }
 
     /// Model patches the card runtime holds that no call returned (writes of an async action
@@ -1011,6 +1063,24 @@ impl Drop for Realm {
     }
 }
 
+/// A card operation and the module it is about, checked before anything is built.
+fn card_op<'m>(op: &str, module: Option<&'m str>) -> Result<(crate::cards::Op, Option<&'m str>)> {
+    let Some(op) = crate::cards::Op::parse(op) else {
+        return Err(SandboxError::new(
+            ErrorCode::Protocol,
+            format!("`{op}` is not a card operation"),
+        ));
+    };
+    match (op.takes_module(), module) {
+        (true, Some(url)) => Ok((op, Some(url))),
+        (true, None) => Err(SandboxError::new(
+            ErrorCode::Protocol,
+            format!("card operation `{}` needs a module URL", op.name()),
+        )),
+        (false, _) => Ok((op, None)),
+    }
+}
+
 /// The value of a synchronous entry: a promise completion that settled within the entry
 /// (its jobs are drained) is unwrapped; one still pending cannot be waited for here.
 fn settled<T>(outcome: Result<Outcome<T>>, realm: &mut Realm) -> Result<T> {
@@ -1062,9 +1132,11 @@ pub enum ToHost {
     Tape(Tape),
 }
 
-/// A host value for the guest: a graph, or already built in the guest.
+/// A host value for the guest: a graph (borrowed, or decoded from a tape), or already built
+/// in the guest.
 enum Host<'g, T> {
     Graph(&'g Graph),
+    Decoded(Graph),
     Guest(T),
 }
 

@@ -1,12 +1,13 @@
 //! `WorkerHost`: the protocol dispatcher as a wasm export; `worker.js` feeds it messages.
 
 use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use super::convert::from_graph;
+use super::convert::{from_graph, from_tape};
 use super::error::to_js;
 use super::events;
-use super::walk::to_graph;
+use super::walk::{Walked, to_graph, walk};
 use crate::error::{ErrorCode, SandboxError};
 use crate::protocol::{Dispatcher, Reply, VERSION};
 use crate::value::CloneLimits;
@@ -73,22 +74,43 @@ impl WorkerHost {
             .map_or(-1.0, |d| d.as_secs_f64() * 1000.0)
     }
 
-    /// Handles one message; returns the replies to post, in order.
+    /// Handles one message; returns the replies to post, in order. The payload of a call,
+    /// card operation or set (`args`, `value`) is walked apart from the rest, under the
+    /// target realm's clone limits, and crosses as the sync `Realm`'s does: built in the
+    /// guest from its tape, the result written to a tape where it can be.
     pub fn handle(&mut self, message: JsValue) -> Array {
         let out = Array::new();
-        let graph = match to_graph(&message, CloneLimits::default()) {
-            Ok(g) => g,
-            Err(mut e) => {
-                e.code = ErrorCode::Protocol;
-                let id = Reflect::get(&message, &"id".into())
-                    .ok()
-                    .and_then(|v| v.as_f64())
-                    .map(|f| f as u64);
-                out.push(&error_reply(id, &e));
+        let id = || {
+            Reflect::get(&message, &"id".into())
+                .ok()
+                .and_then(|v| v.as_f64())
+                .map(|f| f as u64)
+        };
+        let protocol_error = |mut e: SandboxError| {
+            e.code = ErrorCode::Protocol;
+            error_reply(id(), &e)
+        };
+        let (envelope, payload) = match self.split(&message) {
+            Ok(split) => split,
+            Err(e) => {
+                out.push(&protocol_error(e));
                 return out;
             }
         };
-        for reply in self.dispatcher.handle(&graph) {
+        let graph = match to_graph(&envelope, CloneLimits::default()) {
+            Ok(g) => g,
+            Err(e) => {
+                out.push(&protocol_error(e));
+                return out;
+            }
+        };
+        let replies = match &payload {
+            Some(walked) => {
+                walked.with_tape(|tape| self.dispatcher.handle_with(&graph, Some(tape)))
+            }
+            None => self.dispatcher.handle(&graph),
+        };
+        for reply in replies {
             out.push(&encode(reply));
         }
         out
@@ -101,8 +123,53 @@ impl WorkerHost {
     }
 }
 
+impl WorkerHost {
+    /// A message without its payload, and the payload walked; the message as it is when it
+    /// has none (another type, the field absent, or not an object: decoding refuses those).
+    fn split(&self, message: &JsValue) -> Result<(JsValue, Option<Walked>), SandboxError> {
+        let Some(object) = message.dyn_ref::<Object>() else {
+            return Ok((message.clone(), None));
+        };
+        let kind = Reflect::get(object, &"type".into())
+            .ok()
+            .and_then(|t| t.as_string());
+        let key = match kind.as_deref() {
+            Some("call" | "card") => "args",
+            Some("set") => "value",
+            _ => return Ok((message.clone(), None)),
+        };
+        let key = JsValue::from_str(key);
+        if !Reflect::has(object, &key).unwrap_or(false) {
+            return Ok((message.clone(), None));
+        }
+        let payload = Reflect::get(object, &key).unwrap_or(JsValue::UNDEFINED);
+        let realm = Reflect::get(object, &"realm".into())
+            .ok()
+            .and_then(|r| r.as_f64())
+            .filter(|r| r.fract() == 0.0 && *r >= 0.0 && *r <= f64::from(u32::MAX));
+        let limits = realm.map_or_else(CloneLimits::default, |r| {
+            self.dispatcher.clone_limits(r as u32)
+        });
+        let walked = walk(&payload, limits)?;
+        // A copy of the envelope (a few fields), leaving the host's message as it was.
+        let envelope = Object::assign(&Object::new(), object);
+        let _ = Reflect::delete_property(&envelope, &key);
+        Ok((envelope.into(), Some(walked)))
+    }
+}
+
 fn encode(reply: Reply) -> JsValue {
     match reply {
+        Reply::Tape { id, tape } => match from_tape(&tape) {
+            Ok(v) => {
+                // The tape writer leaves tokens to the graph: none are in here.
+                let o = envelope("result");
+                field(&o, "id", &JsValue::from(id as f64));
+                field(&o, "value", &v);
+                o.into()
+            }
+            Err(e) => error_reply(Some(id), &e),
+        },
         Reply::Result { id, value } => match from_graph(&value) {
             Ok(v) => {
                 let o = envelope("result");

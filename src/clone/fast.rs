@@ -289,4 +289,4 @@ impl<'a, 'c> Builder<'a, 'c> {
 
 #[cfg(test)]
 #[path = "fast_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -15,7 +15,7 @@ use crate::value::{CloneLimits, ErrorName, Graph, ObjId, Object, Text, Value};
 
 /// A graph written as `walk_value` (src/bindings/walk.rs) writes a host value.
 #[derive(Default)]
-struct Walk {
+pub(crate) struct Walk {
     ops: Vec<f64>,
     text: String,
     wide: Vec<u16>,
@@ -25,7 +25,7 @@ struct Walk {
 }
 
 impl Walk {
-    fn of(graph: &Graph) -> Self {
+    pub(crate) fn of(graph: &Graph) -> Self {
         let mut w = Walk::default();
         w.value(graph, &graph.root);
         while let Some(id) = w.tasks.pop() {
@@ -166,16 +166,22 @@ impl Walk {
                 }
                 self.ops.push(0.0);
             }
-            Object::Error { message, cause, .. } => {
-                self.str(&Text::from("TypeError"));
-                match message {
-                    Some(m) => {
-                        self.ops.push(1.0);
-                        self.str(m);
+            Object::Error {
+                name,
+                message,
+                stack,
+                cause,
+            } => {
+                self.str(&Text::from(name.as_str()));
+                for text in [message, stack] {
+                    match text {
+                        Some(m) => {
+                            self.ops.push(1.0);
+                            self.str(m);
+                        }
+                        None => self.ops.push(0.0),
                     }
-                    None => self.ops.push(0.0),
                 }
-                self.ops.push(0.0);
                 match cause {
                     Some(c) => {
                         self.ops.push(1.0);
@@ -188,7 +194,7 @@ impl Walk {
         }
     }
 
-    fn tape<R>(&self, f: impl FnOnce(&HostTape<'_>) -> R) -> R {
+    pub(crate) fn tape<R>(&self, f: impl FnOnce(&HostTape<'_>) -> R) -> R {
         f(&HostTape {
             ops: &self.ops,
             text: &self.text,

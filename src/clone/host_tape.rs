@@ -20,6 +20,14 @@ pub struct HostTape<'a> {
     pub buffer: &'a dyn Fn(usize) -> Option<Vec<u8>>,
 }
 
+impl HostTape<'_> {
+    /// Whether the root is a new array (ops 8, then kind 1), as an argument list must be.
+    #[must_use]
+    pub fn root_is_array(&self) -> bool {
+        self.ops.get(..2) == Some(&[8.0, 1.0][..])
+    }
+}
+
 /// Decodes `tape` into a graph.
 ///
 /// # Errors
