@@ -216,6 +216,41 @@ test('options and arguments fail closed with typed errors', async () => {
   assert.equal(r.notString.code, 'SANDBOX_INVALID_OPTIONS');
 });
 
+test('call and set payloads cross as the sync Realm\'s do: shapes, cycles and types kept, the realm\'s clone limits enforced', async () => {
+  const r = await run(async (pkg) => {
+    const grab = async (f) => { try { return { value: await f() }; } catch (e) { return { code: e.code, limit: e.limit, path: e.path }; } };
+    const c = await pkg.Compartment.create({ principal: 'payloads', limits: { maxCloneObjects: 6 } });
+    await c.eval('function identity(x) { return x } function stored() { return kept }');
+    const shared = { s: 1 };
+    const model = { shared, list: [shared, -0, NaN, 2n], when: new Date(5), tags: new Set(['a']) };
+    model.self = model;
+    const back = await c.call('identity', model);
+    await c.set('kept', new Map([[1, 'one']]));
+    const kept = await c.call('stored');
+    const deep = { a: { b: { c: { d: { e: { f: {} } } } } } };
+    const overCall = await grab(() => c.call('identity', deep));
+    const overSet = await grab(() => c.set('x', deep));
+    const after = await c.call('identity', [1, 'two']);
+    await c.dispose();
+    return {
+      cycle: back.self === back,
+      shared: back.list[0] === back.shared && back.shared.s === 1,
+      negZero: Object.is(back.list[1], -0), nan: Number.isNaN(back.list[2]), big: back.list[3] === 2n,
+      date: back.when instanceof Date && back.when.getTime() === 5,
+      set: back.tags instanceof Set && back.tags.has('a'),
+      plainProto: Object.getPrototypeOf(back) === Object.prototype,
+      kept: kept instanceof Map && kept.get(1) === 'one',
+      overCall, overSet, after: after.value ?? after,
+    };
+  });
+  assert.deepEqual(r, {
+    cycle: true, shared: true, negZero: true, nan: true, big: true, date: true, set: true, plainProto: true, kept: true,
+    overCall: { code: 'SANDBOX_LIMIT_EXCEEDED', limit: 'maxCloneObjects', path: '$[0].a.b.c.d.e' },
+    overSet: { code: 'SANDBOX_LIMIT_EXCEEDED', limit: 'maxCloneObjects', path: '$.a.b.c.d.e.f' },
+    after: [1, 'two'],
+  });
+});
+
 test('protocol fuzzing: malformed messages get typed errors and the worker lives on', async () => {
   const r = await page.evaluate(async () => {
     const module = await WebAssembly.compileStreaming(fetch('/pkg/isolated_realm_bg.wasm'));
