@@ -447,12 +447,7 @@ impl Realm {
         name: &str,
         args: Host<'_, Vec<JsValue>>,
         await_promise: bool,
-        cross: impl FnOnce(
-            &JsValue,
-            &Captured,
-            CloneLimits,
-            &mut Context,
-        ) -> std::result::Result<T, CloneError>,
+        cross: impl Cross<T>,
     ) -> Result<Outcome<T>> {
         self.enter_as(
             await_promise,
@@ -464,11 +459,7 @@ impl Realm {
                         .with_message(format!("{name} is not a function"))
                         .into());
                 };
-                let args = match args {
-                    Host::Graph(g) => to_guest_args(g, context)?,
-                    Host::Decoded(g) => to_guest_args(&g, context)?,
-                    Host::Guest(args) => args,
-                };
+                let args = args.into_guest(context)?;
                 f.call(&JsValue::undefined(), &args, context)
                     .map_err(Failure::from)
             },
@@ -510,12 +501,7 @@ impl Realm {
         op: crate::cards::Op,
         module: Option<&str>,
         args: Host<'_, Vec<JsValue>>,
-        cross: impl FnOnce(
-            &JsValue,
-            &Captured,
-            CloneLimits,
-            &mut Context,
-        ) -> std::result::Result<T, CloneError>,
+        cross: impl Cross<T>,
     ) -> Result<Outcome<T>> {
         self.enter_as(
             true,
@@ -534,11 +520,7 @@ impl Realm {
                         })?;
                     argv.push(ns.into());
                 }
-                match args {
-                    Host::Graph(g) => argv.extend(to_guest_args(g, &mut inner.context)?),
-                    Host::Decoded(g) => argv.extend(to_guest_args(&g, &mut inner.context)?),
-                    Host::Guest(args) => argv.extend(args),
-                }
+                argv.extend(args.into_guest(&mut inner.context)?);
                 let f = runtime
                     .ops
                     .get(JsString::from(op.name()), &mut inner.context)?;
@@ -970,12 +952,7 @@ impl Realm {
     fn enter_as<F, T, C>(&mut self, await_promise: bool, body: F, cross: C) -> Result<Outcome<T>>
     where
         F: FnOnce(&mut Inner) -> std::result::Result<JsValue, Failure>,
-        C: FnOnce(
-            &JsValue,
-            &Captured,
-            CloneLimits,
-            &mut Context,
-        ) -> std::result::Result<T, CloneError>,
+        C: Cross<T>,
     {
         let Some(inner) = self.inner.as_mut() else {
             return Err(SandboxError::disposed());
@@ -1138,6 +1115,28 @@ enum Host<'g, T> {
     Graph(&'g Graph),
     Decoded(Graph),
     Guest(T),
+}
+
+impl Host<'_, Vec<JsValue>> {
+    /// The guest arguments, built from the graph where they are not built yet.
+    fn into_guest(self, context: &mut Context) -> JsResult<Vec<JsValue>> {
+        match self {
+            Host::Graph(g) => to_guest_args(g, context),
+            Host::Decoded(g) => to_guest_args(&g, context),
+            Host::Guest(args) => Ok(args),
+        }
+    }
+}
+
+/// How an entry's value crosses to the host: [`from_guest`] (a graph) or [`to_host`].
+trait Cross<T>:
+    FnOnce(&JsValue, &Captured, CloneLimits, &mut Context) -> std::result::Result<T, CloneError>
+{
+}
+
+impl<T, F> Cross<T> for F where
+    F: FnOnce(&JsValue, &Captured, CloneLimits, &mut Context) -> std::result::Result<T, CloneError>
+{
 }
 
 /// A failed entry before classification.
