@@ -19,6 +19,10 @@ pub struct WorkerHost {
     dispatcher: Dispatcher,
 }
 
+thread_local! {
+    static PLAIN_PROTO: JsValue = Object::get_prototype_of(&Object::new()).into();
+}
+
 fn envelope(kind: &str) -> Object {
     let o = Object::new();
     let _ = Reflect::set(&o, &"v".into(), &JsValue::from(VERSION));
@@ -127,7 +131,11 @@ impl WorkerHost {
     /// A message without its payload, and the payload walked; the message as it is when it
     /// has none (another type, the field absent, or not an object: decoding refuses those).
     fn split(&self, message: &JsValue) -> Result<(JsValue, Option<Walked>), SandboxError> {
-        let Some(object) = message.dyn_ref::<Object>() else {
+        // Only a plain object is a message; anything else is decoded as it is, and refused.
+        let Some(object) = message.dyn_ref::<Object>().filter(|o| {
+            !Array::is_array(o)
+                && PLAIN_PROTO.with(|p| JsValue::from(Object::get_prototype_of(o)) == *p)
+        }) else {
             return Ok((message.clone(), None));
         };
         let kind = Reflect::get(object, &"type".into())
@@ -151,8 +159,10 @@ impl WorkerHost {
             self.dispatcher.clone_limits(r as u32)
         });
         let walked = walk(&payload, limits)?;
-        // A copy of the envelope (a few fields), leaving the host's message as it was.
-        let envelope = Object::assign(&Object::new(), object);
+        // A copy of the envelope (a few fields), leaving the host's message as it was. Its
+        // entries are defined, so an own `__proto__` stays a field (and is refused).
+        let envelope = Object::from_entries(&Object::entries(object))
+            .map_err(|_| SandboxError::new(ErrorCode::Protocol, "the message could not be read"))?;
         let _ = Reflect::delete_property(&envelope, &key);
         Ok((envelope.into(), Some(walked)))
     }

@@ -272,18 +272,27 @@ test('protocol fuzzing: malformed messages get typed errors and the worker lives
       { v: 1, type: 'eval', id: 2 ** 60, realm: 1, source: '1' }, new Uint8Array(16), { v: 1, type: 'create', id: 10, realm: 1, __proto__: { polluted: true } }];
     const codes = [];
     for (const g of garbage) { w.postMessage(g); const m = await next(); codes.push(m.type === 'error' ? m.error.code : m.type); }
+    // Call, card and set messages have their payload walked apart: an array posing as a
+    // message, an own `__proto__` field and a payload that is not an argument list are still
+    // refused.
+    const posing = Object.assign([1], { v: 1, type: 'call', id: 20, realm: 1, name: 'f', args: [] });
+    const walkedApart = [posing, JSON.parse('{"v":1,"type":"set","id":21,"realm":1,"name":"x","value":1,"__proto__":2}'),
+      { v: 1, type: 'card', id: 22, realm: 1, op: 'render', args: { 0: 'x' } }, { v: 1, type: 'call', id: 23, realm: 1, name: 'f', args: new Map() }];
+    const apart = [];
+    for (const g of walkedApart) { w.postMessage(g); const m = await next(); apart.push(m.type === 'error' ? m.error.code : m.type); }
     w.postMessage({ v: 1, type: 'create', id: 100, realm: 5 });
     const created = await next();
     w.postMessage({ v: 1, type: 'eval', id: 101, realm: 5, source: '40 + 2' });
     const answered = await next();
     w.terminate();
-    return { beforeInit: beforeInit.error.code, ready: ready.type, codes, created: created.type, answer: answered.value };
+    return { beforeInit: beforeInit.error.code, ready: ready.type, codes, apart, created: created.type, answer: answered.value };
   });
   assert.equal(r.beforeInit, 'SANDBOX_PROTOCOL');
   assert.equal(r.ready, 'ready');
   const allowed = new Set(['SANDBOX_PROTOCOL', 'SANDBOX_INVALID_OPTIONS', 'SANDBOX_DISPOSED', 'result']);
   for (const code of r.codes) assert.ok(allowed.has(code), `unexpected reply ${code} in ${r.codes}`);
   assert.equal(r.codes.filter((c) => c === 'SANDBOX_PROTOCOL').length >= 12, true, r.codes.join());
+  assert.deepEqual(r.apart, ['SANDBOX_PROTOCOL', 'SANDBOX_PROTOCOL', 'SANDBOX_PROTOCOL', 'SANDBOX_PROTOCOL']);
   assert.equal(r.created, 'result');
   assert.equal(r.answer, 42);
 });
