@@ -407,6 +407,13 @@ fn fast_paths_answer_as_v8() {
     answers_as_v8(FAST_PATH_CASES);
 }
 
+/// Sloppy calls that read the global object only when `This` asks (patch 27) give V8's
+/// `this` on every path.
+#[wasm_bindgen_test(unsupported = test)]
+fn sloppy_this_answers_as_v8() {
+    answers_as_v8(CALL_CASES);
+}
+
 /// Promises of the intrinsic `%Promise%` built directly (patch 25), and `await` resumed
 /// without closures (patch 26), settle in the order and with the values V8 gives.
 #[wasm_bindgen_test(unsupported = test)]

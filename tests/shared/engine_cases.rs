@@ -443,6 +443,30 @@ const FAST_PATH_CASES: &[(&str, &str)] = &[
     (r#"(() => { const P = RegExp.prototype, global = Object.getOwnPropertyDescriptor(P, 'global'), exec = P.exec; const log = []; const run = () => log.push('abcb'.replace(/b/g, 'x')); run(); Object.defineProperty(P, 'global', { configurable: true, get() { log.push('global'); return false } }); run(); Object.defineProperty(P, 'global', global); run(); P.exec = function (s) { log.push('exec'); return exec.call(this, s) }; run(); P.exec = exec; delete P.global; run(); Object.defineProperty(P, 'global', global); run(); run(); return log })()"#, r#"["axcx","global","axcb","axcx","exec","exec","exec","axcx","axcb","axcx","axcx"]"#),
 ];
 
+/// `this` in sloppy functions called with a nullish receiver (patch 27 reads the global
+/// object only when `This` asks for it), with V8's answers. Strict functions, functions with
+/// a function scope (an arrow that reads `this`, a closure), generators, `super` and callbacks
+/// take each path.
+const CALL_CASES: &[(&str, &str)] = &[
+    (r#"(() => { function f() { return this === globalThis } return [f(), f.call(undefined), f.call(null), f.apply(null, []), Reflect.apply(f, undefined, [])] })()"#, r#"[true,true,true,true,true]"#),
+    (r#"(() => { function f() { return typeof this } function g() { 'use strict'; return typeof this } return [f.call(5), g.call(5), g(), f.call('s'), f.call(1n)] })()"#, r#"["object","number","undefined","object","object"]"#),
+    (r#"(() => { function f() { return (() => this)() === globalThis } return [f(), f.call(7) instanceof Number] })()"#, r#"[true,false]"#),
+    (r#"(() => { function f() { let x = 1; function g() { return x++ } return [this === globalThis, g(), g()] } return f() })()"#, r#"[true,1,2]"#),
+    (r#"(() => { function* g() { yield this === globalThis; yield typeof this } const it = g(); return [it.next().value, it.next().value] })()"#, r#"[true,"object"]"#),
+    (r#"[[1, 2].map(function () { return this === globalThis }), [1].map(function () { return this }, 7)[0] instanceof Number]"#, r#"[[true,true],true]"#),
+    (r#"(function () { function f() { return this === globalThis } const self = this; return [f(), (() => this === self)(), this === globalThis] }).call({})"#, r#"[true,true,false]"#),
+    (r#"(() => { function f() { const a = this; const b = this; return a === b && a === globalThis } return f() })()"#, r#"true"#),
+    (r#"(() => { function f() { return this.marker } globalThis.marker = 'm'; try { return f() } finally { delete globalThis.marker } })()"#, r#""m""#),
+    (r#"(() => { function f() { return [this === globalThis, arguments.length, typeof arguments[1]] } return f(1, 'x') })()"#, r#"[true,2,"string"]"#),
+    (r#"(() => { const o = { m() { return this === globalThis } }; const m = o.m; return [m(), o.m()] })()"#, r#"[true,false]"#),
+    (r#"(() => { function f(n) { return n === 0 ? this : f(n - 1) } return f(50) === globalThis })()"#, r#"true"#),
+    (r#"[2, 3, 1].sort(function (a, b) { return this === globalThis ? a - b : 0 })"#, r#"[1,2,3]"#),
+    (r#"(() => { function f() { return [new.target === undefined, this === globalThis] } return f() })()"#, r#"[true,true]"#),
+    (r#"(() => { const o = { __proto__: { get who() { return this === globalThis } }, m() { return super.who } }; const m = o.m; return [m(), o.m()] })()"#, r#"[true,false]"#),
+    (r#"(() => { function f() { return this } const g = f.bind(undefined), h = f.bind('b'); return [g() === globalThis, typeof h(), new f() instanceof f] })()"#, r#"[true,"object",true]"#),
+    (r#"(() => { function f() { return this === globalThis } try { f.call(undefined, f()) ; throw new Error('x') } catch (e) { return [f(), e.message] } })()"#, r#"[true,"x"]"#),
+];
+
 /// Promise jobs, where patch 25 builds promises of the realm's own `%Promise%` directly and
 /// patch 26 resumes an `await` without closures: job order, prototypes, thenables, species,
 /// subclasses, a read `constructor`, an assigned `then` or `Promise.resolve`, the resolving
@@ -450,6 +474,7 @@ const FAST_PATH_CASES: &[(&str, &str)] = &[
 /// answer is `JSON.stringify(log)` once every job has run, with V8's answer beside it.
 #[allow(dead_code)]
 const PROMISE_CASES: &[(&str, &str)] = &[
+    (r#"(async function () { await 0; log.push(this === globalThis) })(); (async function () { 'use strict'; await 0; log.push(this) })(); (async () => log.push(typeof this))()"#, r#"["object",true,null]"#),
     (r#"Promise.resolve(1).then(v => log.push('a' + v)); Promise.resolve().then(() => log.push('b')); (async () => { log.push('c'); await 0; log.push('d'); await null; log.push('e') })(); Promise.resolve().then(() => log.push('f')).then(() => log.push('g')); log.push('sync')"#, r#"["c","sync","a1","b","d","f","e","g"]"#),
     (r#"const p = Promise.resolve(5); log.push(Object.getPrototypeOf(p) === Promise.prototype, p.constructor === Promise, Object.getOwnPropertyNames(p).length); p.then(v => log.push(v))"#, r#"[true,true,0,5]"#),
     (r#"const q = Promise.resolve(1).then(x => x + 1); log.push(Object.getPrototypeOf(q) === Promise.prototype); q.then(v => log.push(v))"#, r#"[true,2]"#),
