@@ -13,7 +13,7 @@
 //! decoder checks them. The checks are monotone (a running total, a count, each object's
 //! own depth), so it fails one exactly when the decoder would.
 
-use boa_engine::object::builtins::{JsMap, JsSet};
+use boa_engine::object::builtins::{JsArray, JsMap, JsSet};
 use boa_engine::{Context, JsObject, JsString, JsValue};
 
 use super::host_tape::{Cursor, HostTape, Str};
@@ -268,23 +268,53 @@ impl<'a, 'c> Builder<'a, 'c> {
     fn array(&mut self, target: &JsObject, length: u32, depth: usize) -> Option<()> {
         let n = self.count()?;
         let mut extra = Vec::new();
+        // Elements 0, 1, 2... in order, while they come so: laid out in one step at the end
+        // if they are all there is. Any other index inserts them, and itself, one by one.
+        let mut run = Vec::with_capacity(n.min(length as usize).min(self.cur.remaining() / 3));
+        let mut scattered = false;
         for _ in 0..n {
             if self.num()? == 1.0 {
                 let index = self.num()? as u32;
                 let v = self.value(depth + 1)?;
+                if !scattered && index as usize == run.len() && index < length {
+                    run.push(v);
+                    continue;
+                }
+                if !scattered {
+                    scattered = true;
+                    insert_elements(target, std::mem::take(&mut run), length)?;
+                }
                 insert_element(target, index, length, v).ok()?;
             } else {
                 let key = self.key()?;
                 extra.push((key, self.value(depth + 1)?));
             }
         }
-        set_length(target, length);
+        let laid_out = if run.len() == length as usize {
+            JsArray::from_object(target.clone())
+                .ok()?
+                .fill_fresh(run, self.context)
+        } else {
+            Err(run)
+        };
+        if let Err(run) = laid_out {
+            insert_elements(target, run, length)?;
+            set_length(target, length);
+        }
         for (key, v) in extra {
             let key = self.layouts.strings.get(key as usize)?.clone();
             insert_extra(target, key, v, self.context).ok()?;
         }
         Some(())
     }
+}
+
+/// `values` as elements 0, 1, 2... of `target`, one by one.
+fn insert_elements(target: &JsObject, values: Vec<JsValue>, length: u32) -> Option<()> {
+    for (index, v) in (0..).zip(values) {
+        insert_element(target, index, length, v).ok()?;
+    }
+    Some(())
 }
 
 #[cfg(test)]

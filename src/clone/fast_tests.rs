@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use boa_engine::{Context, JsValue};
+use boa_engine::{Context, JsValue, js_string};
 
 use super::{args, value};
 use crate::clone::host_tape::{HostTape, decode};
@@ -391,6 +391,64 @@ fn builds_what_the_reference_builds() {
             false,
         ),
         (
+            "a list whose elements come out of order, and one twice (the last one stays)",
+            graph(vec![
+                dense(vec![obj(1), obj(2)]),
+                Object::Array {
+                    length: 3,
+                    elements: vec![(1, n(1.0)), (0, n(0.0)), (2, n(2.5)), (0, n(-1.0))],
+                    extra: vec![],
+                },
+                Object::Array {
+                    length: 2,
+                    elements: vec![(0, Value::str("a")), (1, n(1.0)), (1, n(2.0))],
+                    extra: vec![(Text::from("x"), n(3.0))],
+                },
+            ]),
+            true,
+            true,
+        ),
+        (
+            "dense lists of i32s, of numbers, of anything, and empty, with and without extra keys",
+            graph(vec![
+                dense(vec![obj(1), obj(2), obj(3), obj(4), obj(5)]),
+                dense(vec![n(1.0), n(-2.0), n(3.0)]),
+                dense(vec![n(1.0), n(0.5), n(-0.0), n(f64::NAN)]),
+                dense(vec![n(1.0), Value::Undefined, obj(1)]),
+                dense(vec![]),
+                Object::Array {
+                    length: 2,
+                    elements: vec![(0, n(7.0)), (1, Value::str("b"))],
+                    extra: vec![(Text::from("x"), n(3.0)), (Text::from("-1"), n(4.0))],
+                },
+            ]),
+            true,
+            true,
+        ),
+        (
+            "a list with holes at its end",
+            graph(vec![
+                dense(vec![obj(1)]),
+                Object::Array {
+                    length: 4,
+                    elements: vec![(0, n(1.0)), (1, n(2.0))],
+                    extra: vec![(Text::from("x"), n(3.0))],
+                },
+            ]),
+            true,
+            true,
+        ),
+        (
+            "an element at the length (the reference's error)",
+            graph(vec![Object::Array {
+                length: 1,
+                elements: vec![(0, n(0.0)), (1, n(1.0))],
+                extra: vec![],
+            }]),
+            false,
+            false,
+        ),
+        (
             "an error (the reference's)",
             graph(vec![
                 dense(vec![obj(1)]),
@@ -522,4 +580,94 @@ fn claimed_counts_reserve_nothing() {
         assert!(value(&tape, limits, context).is_none(), "{what}");
         assert!(decode(&tape, limits).is_err(), "{what}");
     }
+}
+
+/// Lists laid out in one step are arrays as their literals are: the same properties, and
+/// they grow, shrink and search as arrays do.
+#[test]
+fn laid_out_arrays_behave_as_literals() {
+    let n = Value::Number;
+    let g = graph(vec![
+        dense(vec![obj(1), obj(2), obj(3)]),
+        dense(vec![n(1.0), n(2.0), n(3.0)]),
+        dense(vec![n(1.5), n(-0.0)]),
+        dense(vec![Value::str("a"), Value::Undefined]),
+    ]);
+    let context = &mut Context::default();
+    context.set_instruction_budget(usize::MAX, None);
+    let v = Walk::of(&g)
+        .tape(|t| value(t, CloneLimits::default(), context))
+        .expect("built in one pass");
+    context
+        .global_object()
+        .set(js_string!("v"), v, false, context)
+        .unwrap();
+    let checks = [
+        "v.every(Array.isArray) && v.every((a) => Object.getPrototypeOf(a) === Array.prototype)",
+        "const lits = [[1, 2, 3], [1.5, -0], ['a', undefined]];
+         const d = (a) => JSON.stringify(Object.getOwnPropertyDescriptors(a));
+         v.every((a, i) => d(a) === d(lits[i]))",
+        "Object.is(v[1][1], -0) && v[2].length === 2 && 1 in v[2] && v[2][1] === undefined",
+        "v[0].push(4) === 4 && v[0][3] === 4 && v[0].indexOf(3) === 2",
+        "v[0].push('x') === 5 && v[0].pop() === 'x' && v[0].join() === '1,2,3,4'",
+        "(v[0].length = 1, v[0].length === 1 && v[0][1] === undefined && !(1 in v[0]))",
+        "(v[1][5] = 9, v[1].length === 6 && !(3 in v[1]) && v[1][5] === 9)",
+        "v[2].sort().join() === 'a,' && Object.isExtensible(v[1])",
+    ];
+    for check in checks {
+        let got = crate::parse::eval(check, None, context).unwrap();
+        assert_eq!(got.as_boolean(), Some(true), "{check}");
+    }
+}
+
+/// `JsArray::fill_fresh` (patches/boa_engine-28) lays out only an array as `JsArray::new`
+/// made it, and hands the values back otherwise.
+#[test]
+fn only_fresh_arrays_are_laid_out_in_one_step() {
+    use boa_engine::object::builtins::JsArray;
+    use boa_engine::property::PropertyDescriptor;
+    let context = &mut Context::default();
+    let values = || vec![JsValue::from(1), JsValue::from(2)];
+    let fresh = JsArray::new(context).unwrap();
+    assert!(fresh.fill_fresh(values(), context).is_ok());
+    assert_eq!(fresh.length(context).unwrap(), 2);
+    assert_eq!(fresh.get(1, context).unwrap(), JsValue::from(2));
+    // Filled once already.
+    assert_eq!(fresh.fill_fresh(values(), context), Err(values()));
+    type Spoil = fn(&JsArray, &mut Context);
+    let spoiled: [(&str, Spoil); 4] = [
+        ("an element", |a, c| {
+            a.push(0, c).unwrap();
+        }),
+        ("another property", |a, c| {
+            a.set(js_string!("x"), 1, true, c).unwrap();
+        }),
+        ("a length", |a, c| {
+            a.set(js_string!("length"), 3, true, c).unwrap();
+        }),
+        ("sealed", |a, c| {
+            a.set_integrity_level(boa_engine::object::IntegrityLevel::Sealed, c)
+                .unwrap();
+        }),
+    ];
+    for (what, spoil) in spoiled {
+        let a = JsArray::new(context).unwrap();
+        spoil(&a, context);
+        let before = back(&a.clone().into(), context);
+        assert_eq!(a.fill_fresh(values(), context), Err(values()), "{what}");
+        assert_eq!(
+            back(&a.clone().into(), context),
+            before,
+            "{what}: unchanged"
+        );
+    }
+    // A read-only length is a different shape.
+    let a = JsArray::new(context).unwrap();
+    a.define_property_or_throw(
+        js_string!("length"),
+        PropertyDescriptor::builder().writable(false),
+        context,
+    )
+    .unwrap();
+    assert_eq!(a.fill_fresh(values(), context), Err(values()));
 }

@@ -68,6 +68,10 @@ pub fn tape(
 /// A shared shape's keys, when its objects can be read by their values alone.
 type ShapeKeys = Option<Rc<[JsString]>>;
 
+/// What [`Writer::by_shape`] reads: the shape's address, its keys, their numbers once
+/// written, and the object's values.
+type ByShape = (usize, Rc<[JsString]>, Option<Rc<[Key]>>, Vec<JsValue>);
+
 #[derive(Clone, Copy)]
 enum Fill {
     Plain,
@@ -96,9 +100,18 @@ struct Writer<'a> {
     seen: FxHashMap<JsObject, u32>,
     tasks: Vec<(JsObject, Fill, usize)>,
     keys: FxHashMap<JsString, Key>,
-    /// Shared shapes read so far (held, so their addresses stay theirs): their keys when
-    /// every property is an enumerable string-keyed data property, else `None`.
-    shapes: FxHashMap<usize, (Shape, ShapeKeys)>,
+    /// Shared shapes read so far (held, so their addresses stay theirs), by address.
+    shapes: FxHashMap<usize, ShapeEntry>,
+}
+
+/// A shared shape, as its objects are written.
+struct ShapeEntry {
+    _held: Shape,
+    /// Its keys when every property is an enumerable string-keyed data property.
+    keys: ShapeKeys,
+    /// Those keys as the tape numbers them, once one object of the shape has written them:
+    /// every later one sends the numbers without looking its keys up.
+    written: Option<Rc<[Key]>>,
 }
 
 impl Writer<'_> {
@@ -133,7 +146,7 @@ impl Writer<'_> {
 
     /// Writes `key` (its number, or -1 and its text the first time), charged as the
     /// reference charges it.
-    fn key(&mut self, key: &JsString) -> Option<()> {
+    fn key(&mut self, key: &JsString) -> Option<Key> {
         let known = self.keys.get(key).copied();
         let k = match known {
             Some(k) => {
@@ -151,7 +164,8 @@ impl Writer<'_> {
                 k
             }
         };
-        self.charge(k.bytes)
+        self.charge(k.bytes)?;
+        Some(k)
     }
 
     fn value(&mut self, v: &JsValue, depth: usize) -> Option<()> {
@@ -238,11 +252,23 @@ impl Writer<'_> {
         self.body.ops.push(f64::from(id));
         match fill {
             Fill::Plain => {
-                if let Some((keys, values)) = self.by_shape(o) {
+                if let Some((addr, keys, written, values)) = self.by_shape(o) {
                     self.body.ops.push(keys.len() as f64);
+                    if let Some(written) = written {
+                        for (key, v) in written.iter().zip(&values) {
+                            self.body.ops.push(f64::from(key.id));
+                            self.charge(key.bytes)?;
+                            self.value(v, depth + 1)?;
+                        }
+                        return Some(());
+                    }
+                    let mut ids = Vec::with_capacity(keys.len());
                     for (key, v) in keys.iter().zip(&values) {
-                        self.key(key)?;
+                        ids.push(self.key(key)?);
                         self.value(v, depth + 1)?;
+                    }
+                    if let Some(entry) = self.shapes.get_mut(&addr) {
+                        entry.written = Some(ids.into());
                     }
                     return Some(());
                 }
@@ -313,25 +339,24 @@ impl Writer<'_> {
     }
 
     /// A plain object's keys and values from its shared shape, as the reference reads
-    /// them (`Walker::entries_by_shape`); `None` for any other object.
-    fn by_shape(&mut self, o: &JsObject) -> Option<(Rc<[JsString]>, Vec<JsValue>)> {
+    /// them (`Walker::entries_by_shape`), with the shape's address and its keys' numbers
+    /// once written; `None` for any other object.
+    fn by_shape(&mut self, o: &JsObject) -> Option<ByShape> {
         let object = o.borrow();
         let properties = object.properties();
         let (shape, values) = properties.shape_and_values()?;
         if !shape.is_shared() {
             return None;
         }
-        let keys = match self.shapes.get(&shape.to_addr_usize()) {
-            Some((_, keys)) => keys.clone(),
-            None => {
-                let keys = data_keys(properties, values.len())
-                    .map(|keys| keys.iter().map(key_string).collect());
-                self.shapes
-                    .insert(shape.to_addr_usize(), (shape.clone(), keys.clone()));
-                keys
-            }
-        }?;
-        Some((keys, values.to_vec()))
+        let addr = shape.to_addr_usize();
+        let entry = self.shapes.entry(addr).or_insert_with(|| ShapeEntry {
+            _held: shape.clone(),
+            keys: data_keys(properties, values.len())
+                .map(|keys| keys.iter().map(key_string).collect()),
+            written: None,
+        });
+        let keys = entry.keys.clone()?;
+        Some((addr, keys, entry.written.clone(), values.to_vec()))
     }
 }
 
