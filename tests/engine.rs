@@ -414,6 +414,31 @@ fn sloppy_this_answers_as_v8() {
     answers_as_v8(CALL_CASES);
 }
 
+/// Reads through the inline cache (patch 29) give V8's answers on every path, and its
+/// entries go stale when a prototype's layout, a unique-shaped receiver's own properties or
+/// a property's attributes change (patch 30; several of these panicked before).
+#[wasm_bindgen_test(unsupported = test)]
+fn inline_cache_reads_answer_as_v8() {
+    answers_as_v8(INLINE_CACHE_CASES);
+}
+
+/// An inline cache entry whose shape died never matches, even when a new shape with the
+/// property at another slot takes the dead one's memory (patch 29 compares the pointers of
+/// live shapes only). Each round reads a fresh shape at one site, then forces a collection.
+#[wasm_bindgen_test(unsupported = test)]
+fn inline_cache_entries_of_collected_shapes_never_match() {
+    let mut r = Realm::new(RealmOptions::default(), None).unwrap();
+    guest_json(&mut r, "globalThis.read = (o) => o.x; ''");
+    for round in 0..300 {
+        let pads: String = (0..round % 4)
+            .map(|j| format!("p{round}_{j}: 0, "))
+            .collect();
+        let got = guest_json(&mut r, &format!("String(read({{ {pads}x: {round} }}))"));
+        assert_eq!(got, round.to_string(), "round {round}");
+        boa_gc::force_collect();
+    }
+}
+
 /// Promises of the intrinsic `%Promise%` built directly (patch 25), and `await` resumed
 /// without closures (patch 26), settle in the order and with the values V8 gives.
 #[wasm_bindgen_test(unsupported = test)]

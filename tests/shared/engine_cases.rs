@@ -467,6 +467,55 @@ const CALL_CASES: &[(&str, &str)] = &[
     (r#"(() => { function f() { return this === globalThis } try { f.call(undefined, f()) ; throw new Error('x') } catch (e) { return [f(), e.message] } })()"#, r#"[true,"x"]"#),
 ];
 
+/// Property reads through the inline cache (patch 29 finds a hit by comparing pointers and
+/// reads a cached data property without a new reference), with V8's answers: own and
+/// prototype slots, shapes past the cache's four entries, prototypes and properties that
+/// change after a read warmed the site, getters and setters, primitives, proxies, deeper
+/// chains, writes, and shapes that die (and are collected) between reads at one site.
+#[allow(dead_code)]
+const INLINE_CACHE_CASES: &[(&str, &str)] = &[
+    (r#"(() => { const read = (o) => o.x; const r = []; for (const o of [{ x: 1 }, { x: 2, y: 0 }, { y: 0, x: 3 }, { a: 0, b: 0, x: 4 }, { x: 5 }, { y: 0, x: 6 }]) r.push(read(o)); return r })()"#, r#"[1,2,3,4,5,6]"#),
+    (r#"(() => { const read = (o) => o.x; const shapes = []; for (let i = 0; i < 8; i++) { const o = {}; for (let j = 0; j < i; j++) o['p' + j] = j; o.x = i; shapes.push(o) } const r = []; for (let k = 0; k < 3; k++) for (const o of shapes) r.push(read(o)); return r.join() })()"#, r#""0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7""#),
+    (r#"(() => { const P = { v: 'p' }; const a = Object.create(P); const read = (o) => o.v; const r = [read(a), read(a)]; P.v = 'q'; r.push(read(a)); a.v = 'own'; r.push(read(a)); delete a.v; r.push(read(a)); delete P.v; r.push(read(a)); return r })()"#, r#"["p","p","q","own","q",null]"#),
+    (r#"(() => { const P1 = { v: 1 }, P2 = { w: 0, v: 2 }; const o = Object.create(P1); const read = (x) => x.v; const r = [read(o), read(o)]; Object.setPrototypeOf(o, P2); r.push(read(o), read(o)); Object.setPrototypeOf(o, null); r.push(read(o)); return r })()"#, r#"[1,1,2,2,null]"#),
+    (r#"(() => { class A { m() { return 'A' } } class B extends A { m() { return 'B' } } class C extends A {} const call = (o) => o.m(); const r = [call(new A), call(new B), call(new C), call(new A)]; C.prototype.m = () => 'C'; r.push(call(new C)); return r })()"#, r#"["A","B","A","A","C"]"#),
+    (r#"(() => { const P = { get g() { return this.k }, set s(v) {} }; const a = Object.create(P); a.k = 1; const b = Object.create(P); b.k = 2; const g = (o) => o.g, s = (o) => o.s; const r = [g(a), g(b), g(a), s(a), s(b)]; Object.defineProperty(P, 'g', { value: 'data', configurable: true }); r.push(g(a), g(b)); return r })()"#, r#"[1,2,1,null,null,"data","data"]"#),
+    (r#"(() => { let n = 0; const o = { get g() { return ++n } }; const read = (x) => x.g; const r = [read(o), read(o), read(o)]; Object.defineProperty(o, 'g', { value: 'now data' }); r.push(read(o), read(o)); return r })()"#, r#"[1,2,3,"now data","now data"]"#),
+    (r#"(() => { const read = (x) => x.foo; String.prototype.foo = 'sp'; Number.prototype.foo = 'np'; try { const r = [read('a'), read(1), read('b'), read(true), read({ foo: 'o' })]; try { read(null) } catch (e) { r.push(e instanceof TypeError) } try { read(undefined) } catch (e) { r.push(e instanceof TypeError) } return r } finally { delete String.prototype.foo; delete Number.prototype.foo } })()"#, r#"["sp","np","sp",null,"o",true,true]"#),
+    (r#"(() => { const len = (x) => x.length; return [len('abc'), len([1, 2]), len({ length: 'own' }), len(function (a, b) {}), len('de'), len([])] })()"#, r#"[3,2,"own",2,2,0]"#),
+    (r#"(() => { const read = (o) => o.x; let sum = 0, want = 0; for (let i = 0; i < 400; i++) { const o = {}; o['a' + i] = 0; if (i % 2) o['b' + i] = 0; if (i % 3) o['c' + i] = 0; o.x = i; sum += read(o); want += i; const junk = []; for (let j = 0; j < 200; j++) junk.push({ j, k: 'k' + j }) } return [sum === want, sum] })()"#, r#"[true,79800]"#),
+    (r#"(() => { const o = { x: 1, y: 2 }; const read = (v) => v.y; const r = [read(o)]; delete o.x; r.push(read(o)); o.x = 3; r.push(read(o)); Object.freeze(o); r.push(read(o)); return r })()"#, r#"[2,2,2,2]"#),
+    (r#"(() => { const read = (o) => o.v; const p = new Proxy({ v: 'target' }, { get: (t, k) => k === 'v' ? 'trap' : t[k] }); const plain = { v: 'plain' }; return [read(plain), read(p), read(plain), read(p)] })()"#, r#"["plain","trap","plain","trap"]"#),
+    (r#"(() => { const read = (o) => o.v; const base = { v: 'base' }; const mid = Object.create(base); const leaf = Object.create(mid); const r = [read(leaf), read(leaf)]; mid.v = 'mid'; r.push(read(leaf)); base.v = 'base2'; r.push(read(leaf)); delete mid.v; r.push(read(leaf)); return r })()"#, r#"["base","base","mid","mid","base2"]"#),
+    (r#"(() => { const write = (o, v) => { o.x = v }; const read = (o) => o.x; const P = { x: 'p' }; const a = Object.create(P); write(a, 1); const b = { x: 0 }; write(b, 2); write(b, 3); return [read(a), read(b), P.x, Object.keys(a)] })()"#, r#"[1,3,"p",["x"]]"#),
+    // Entries that must go stale (patch 30): a prototype whose layout changed (these
+    // panicked in Boa 0.22 with an index out of bounds), a unique-shaped receiver that took
+    // an own property, and unique-shaped objects frozen or made read-only after a cached write.
+    (r#"(() => { const P = { u: 1, v: 2 }; const a = Object.create(P); const read = (o) => o.v; const r = [read(a), read(a)]; delete P.u; r.push(read(a)); return r })()"#, r#"[2,2,2]"#),
+    (r#"(() => { const P = { v: 'p' }; const a = Object.create(P); const read = (o) => o.v; const r = [read(a), read(a)]; delete P.v; r.push(read(a)); P.w = 'w'; r.push(read(a)); return r })()"#, r#"["p","p",null,null]"#),
+    (r#"(() => { const P = { v: 'p' }; const o = Object.create(P); for (let i = 0; i < 1100; i++) o['k' + i] = i; const read = (x) => x.v; const r = [read(o), read(o)]; o.v = 'own'; r.push(read(o)); return r })()"#, r#"["p","p","own"]"#),
+    (r#"(() => { const read = (o) => o.toString; const r = [read(globalThis) === Object.prototype.toString, read(globalThis) === Object.prototype.toString]; globalThis.toString = 'own'; r.push(read(globalThis)); delete globalThis.toString; r.push(read(globalThis) === Object.prototype.toString); return r })()"#, r#"[true,true,"own",true]"#),
+    (r#"(() => { const o = {}; for (let i = 0; i < 1100; i++) o['k' + i] = i; const w = (x, v) => { x.k5 = v }; w(o, 'a'); w(o, 'b'); Object.freeze(o); w(o, 'c'); const s = (x, v) => { 'use strict'; x.k6 = v }; let threw = false; try { s(o, 1) } catch (e) { threw = e instanceof TypeError } return [o.k5, o.k6, threw, Object.isFrozen(o)] })()"#, r#"["b",6,true,true]"#),
+    (r#"(() => { const o = {}; for (let i = 0; i < 1100; i++) o['k' + i] = i; const w = (x, v) => { x.k5 = v }; w(o, 'a'); w(o, 'b'); Object.defineProperty(o, 'k5', { writable: false }); w(o, 'c'); return o.k5 })()"#, r#""b""#),
+    (r#"(() => { globalThis.gx = 1; const w = (v) => { globalThis.gx = v }; w(2); w(3); Object.defineProperty(globalThis, 'gx', { writable: false }); w(4); const r = globalThis.gx; delete globalThis.gx; return r })()"#, r#"3"#),
+    (r#"(() => { const P = { get v() { return 'getter' } }; const a = Object.create(P); const read = (o) => o.v; const r = [read(a), read(a)]; Object.defineProperty(P, 'v', { value: 'data' }); r.push(read(a)); return r })()"#, r#"["getter","getter","data"]"#),
+    (r#"(() => { const P = { v: 'data', w: 'w' }; const a = Object.create(P); const read = (o) => o.w; const r = [read(a), read(a)]; Object.defineProperty(P, 'v', { get() { return 'g' } }); r.push(read(a)); return r })()"#, r#"["w","w","w"]"#),
+    (r#"(() => { const P = {}; for (let i = 0; i < 1100; i++) P['k' + i] = i; P.v = 'p'; const a = Object.create(P); const read = (o) => o.v; const r = [read(a), read(a)]; delete P.k0; r.push(read(a)); P.v = 'q'; r.push(read(a)); return r })()"#, r#"["p","p","p","q"]"#),
+    (r#"(() => { const P1 = { v: 1 }, P2 = { v: 2 }; const o = {}; for (let i = 0; i < 1100; i++) o['k' + i] = i; Object.setPrototypeOf(o, P1); const read = (x) => x.v; const r = [read(o), read(o)]; Object.setPrototypeOf(o, P2); r.push(read(o)); return r })()"#, r#"[1,1,2]"#),
+    (r#"(() => { const P = { v: 'p' }; const o = Object.create(P); for (let i = 0; i < 1100; i++) o['k' + i] = i; const has = (x) => 'v' in x; const r = [has(o), has(o)]; Object.setPrototypeOf(P, null); delete P.v; r.push(has(o)); return r })()"#, r#"[true,true,false]"#),
+    (r#"(() => { class A { m() { return 1 } } const a = new A; const c = (x) => x.m(); const r = [c(a), c(a)]; A.prototype.m = function () { return 2 }; r.push(c(a)); delete A.prototype.m; try { c(a) } catch (e) { r.push(e.name) } return r })()"#, r#"[1,1,2,"TypeError"]"#),
+    // Writes and global names through the same caches: adds, frozen and non-extensible
+    // objects, setters on a prototype that is then changed, and deleted globals.
+    (r#"(() => { const w = (o, v) => { o.x = v }; const a = {}; w(a, 1); const b = {}; Object.preventExtensions(b); w(b, 2); const c = {}; w(c, 3); return [a.x, b.x, c.x, Object.keys(b).length] })()"#, r#"[1,null,3,0]"#),
+    (r#"(() => { const w = (o, v) => { o.x = v }; const a = { x: 0 }; w(a, 1); w(a, 2); Object.freeze(a); w(a, 3); const s = (o) => { 'use strict'; o.x = 4 }; let e = ''; try { s(a) } catch (err) { e = err.name } return [a.x, e] })()"#, r#"[2,"TypeError"]"#),
+    (r#"(() => { const w = (o, v) => { o.x = v }; const P = { set x(v) { this.log = v } }; const a = Object.create(P); w(a, 1); w(a, 2); delete P.x; w(a, 3); return [a.log, a.x, Object.keys(a)] })()"#, r#"[2,3,["log","x"]]"#),
+    (r#"(() => { const w = (o, v) => { o.x = v }; const P = { u: 0, set x(v) { this.log = v } }; const a = Object.create(P); w(a, 1); w(a, 2); Object.defineProperty(P, 'x', { value: 'ro', writable: false }); w(a, 3); delete P.u; w(a, 4); return [a.log, a.x, Object.keys(a)] })()"#, r#"[2,"ro",["log"]]"#),
+    (r#"(() => { globalThis.gy = 1; function set(v) { gy = v } set(2); set(3); Object.defineProperty(globalThis, 'gy', { writable: false }); set(4); const r = gy; delete globalThis.gy; return r })()"#, r#"3"#),
+    (r#"(() => { globalThis.gz = 1; function get() { return gz } const r = [get(), get()]; delete globalThis.gz; try { get() } catch (e) { r.push(e.name) } globalThis.gz = 'again'; r.push(get()); return r })()"#, r#"[1,1,"ReferenceError","again"]"#),
+    (r#"(() => { const P = { m() { return 'P' } }; const o = Object.create(P); const c = (x) => x.m(); const r = [c(o), c(o)]; Object.setPrototypeOf(P, { m() { return 'PP' } }); delete P.m; r.push(c(o)); return r })()"#, r#"["P","P","PP"]"#),
+    (r#"(() => { const read = (o) => o.v; const P = { v: 1 }; const a = Object.create(P), b = Object.create(P); const r = [read(a), read(b)]; Object.defineProperty(P, 'v', { get() { return 'g' + (this === a) } }); r.push(read(a), read(b)); Object.defineProperty(P, 'v', { value: 9 }); r.push(read(a)); return r })()"#, r#"[1,1,"gtrue","gfalse",9]"#),
+];
+
 /// Promise jobs, where patch 25 builds promises of the realm's own `%Promise%` directly and
 /// patch 26 resumes an `await` without closures: job order, prototypes, thenables, species,
 /// subclasses, a read `constructor`, an assigned `then` or `Promise.resolve`, the resolving
