@@ -422,6 +422,14 @@ fn inline_cache_reads_answer_as_v8() {
     answers_as_v8(INLINE_CACHE_CASES);
 }
 
+/// The opcodes run inline by the interpreter loop (patch 32, in the wasm build, so under
+/// `wasm-pack test`) answer as V8, on their slow paths too, and what they throw is caught
+/// where it should be.
+#[wasm_bindgen_test(unsupported = test)]
+fn inlined_opcodes_answer_as_v8() {
+    answers_as_v8(DISPATCH_CASES);
+}
+
 /// An inline cache entry whose shape died never matches, even when a new shape with the
 /// property at another slot takes the dead one's memory (patch 29 compares the pointers of
 /// live shapes only). Each round reads a fresh shape at one site, then forces a collection.

@@ -78,6 +78,7 @@ fn locals_and_using_cases_are_v8s() {
         .chain(FAST_PATH_CASES)
         .chain(CALL_CASES)
         .chain(INLINE_CACHE_CASES)
+        .chain(DISPATCH_CASES)
     {
         // In a `Function` body: sloppy, as a guest script is (`js_sys::eval` runs in the
         // glue module's strict code, and some cases need sloppy mode).
