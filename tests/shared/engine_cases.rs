@@ -516,7 +516,7 @@ const INLINE_CACHE_CASES: &[(&str, &str)] = &[
     (r#"(() => { const read = (o) => o.v; const P = { v: 1 }; const a = Object.create(P), b = Object.create(P); const r = [read(a), read(b)]; Object.defineProperty(P, 'v', { get() { return 'g' + (this === a) } }); r.push(read(a), read(b)); Object.defineProperty(P, 'v', { value: 9 }); r.push(read(a)); return r })()"#, r#"[1,1,"gtrue","gfalse",9]"#),
 ];
 
-/// Every opcode that patch 32 dispatches inline, on its slow paths too (conversions with side
+/// The opcodes that patch 32 dispatches inline, on their slow paths too (conversions with side
 /// effects, BigInts, throws caught in the same frame, getters and setters), with V8's answers.
 #[allow(dead_code)]
 const DISPATCH_CASES: &[(&str, &str)] = &[
