@@ -519,10 +519,10 @@ const INLINE_CACHE_CASES: &[(&str, &str)] = &[
 /// The opcodes that patch 32 dispatches inline, on their slow paths too (conversions with side
 /// effects, BigInts, throws caught in the same frame, getters and setters), with V8's answers.
 /// Patch 33 splits each binary operator into an inlined numeric path and a called slow path:
-/// the last case crosses between them (int32 overflow, a destination that is an operand,
-/// `**`, `instanceof` with `Symbol.hasInstance`). Patch 34 reads cached globals without a
-/// reference to the global object and moves callback arguments onto the stack: the two after
-/// it are a global getter and every builtin that calls back that way.
+/// the third case from the end crosses between them (int32 overflow, a destination that is
+/// an operand, `**`, `instanceof` with `Symbol.hasInstance`). Patch 34 reads cached globals
+/// without a reference to the global object and moves callback arguments onto the stack: the
+/// last two cases are a global getter and every builtin that calls back that way.
 #[allow(dead_code)]
 const DISPATCH_CASES: &[(&str, &str)] = &[
     (r#"(() => { const log = []; const v = (n) => ({ valueOf() { log.push(n); return n } }); return [v(1) + v(2), v(5) - v(3), v(2) * v(4), v(9) / v(3), v(7) % v(4), v(6) | v(1), v(6) & v(3), v(6) ^ v(3), v(1) << v(4), v(-16) >> v(2), v(-16) >>> v(28), log.join()] })()"#, r#"[3,2,8,3,3,7,2,5,16,-4,15,"1,2,5,3,2,4,9,3,7,4,6,1,6,3,6,3,1,4,-16,2,-16,28"]"#),
