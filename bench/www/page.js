@@ -161,7 +161,7 @@ class CompartmentEngine {
   }
   // A new realm in a warm worker: Compartment.create for a principal whose worker is running.
   async newRealm(batches, per, withEval) {
-    const samples = [];
+    const create = [], dispose = [];
     for (let b = 0; b < batches; b++) {
       const cs = [];
       const t = now();
@@ -170,10 +170,12 @@ class CompartmentEngine {
         if (withEval) await c.eval('40 + 2');
         cs.push(c);
       }
-      samples.push((now() - t) / per);
+      create.push((now() - t) / per);
+      const t1 = now();
       for (const c of cs) await c.dispose();
+      dispose.push((now() - t1) / per);
     }
-    return samples;
+    return { create, dispose };
   }
   dispose() { return this.c?.dispose(); }
 }
@@ -283,9 +285,10 @@ async function newRealm(batches, per, withEval) {
   const out = {};
   for (const kind of ['realm', 'compartment', 'quickjs']) {
     try {
-      out[kind] = { samples: await engines[kind].newRealm(batches, per, withEval) };
+      const { create, dispose } = await engines[kind].newRealm(batches, per, withEval);
+      out[kind] = { samples: create, dispose };
     } catch (err) {
-      out[kind] = { samples: [], error: err.message };
+      out[kind] = { samples: [], dispose: [], error: err.message };
     }
   }
   return out;
