@@ -266,7 +266,7 @@ try {
     log('engines ready:', JSON.stringify(raw.init));
 
     raw.newRealm = await page.evaluate(() => bench.newRealm(10, 20, false));
-    log(`new realm: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealm[k].samples))} (dispose ${fmtMs(median(raw.newRealm[k].dispose))})`).join(', ')}`);
+    log(`new realm: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealm[k].samples))}`).join(', ')}`);
     raw.newRealmEval = await page.evaluate(() => bench.newRealm(10, 20, true));
     log(`new realm + first eval: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealmEval[k].samples))}`).join(', ')}`);
 
@@ -406,10 +406,6 @@ if (!R.fatal && want('main')) {
     realm: median(R.newRealmEval.realm.samples), compartment: median(R.newRealmEval.compartment.samples),
     quickjs: median(R.newRealmEval.quickjs.samples), v8: null,
   }, '—', 'as above, plus one eval each');
-  row('dispose a realm, after its batch of 20', {
-    realm: median(R.newRealm.realm.dispose), compartment: median(R.newRealm.compartment.dispose),
-    quickjs: median(R.newRealm.quickjs.dispose), v8: null,
-  }, '—', 'Realm: dispose(), collecting once disposed realms outnumber live ones; Compartment: dispose() round trip; QuickJS: context.dispose(); per realm, median of 10 batches');
 
   for (const [name, label, opts] of WORKLOADS) {
     const w = R.workloads[name];
@@ -512,7 +508,7 @@ if (!R.fatal && want('main')) {
   target('cold start ≤ 1.0× quickjs-emscripten, warm tab', `${csW.toFixed(2)}× (Compartment ${fmtMs(median(cs.compartment.warm))} vs ${fmtMs(median(cs.quickjs.warm))}; Realm worker ${fmtMs(median(cs.realm.warm))})`, csW <= 1.0,
     'second worker on the same page, compiled module posted to it');
   const nr = median(R.newRealm.realm.samples);
-  target('new realm in a warm module ≤ 0.5 ms', fmtMs(nr), nr <= 0.5, `new Realm() in the worker (Compartment.create round trip: ${fmtMs(median(R.newRealm.compartment.samples))}); its dispose ${fmtMs(median(R.newRealm.realm.dispose))}, where its memory is collected`);
+  target('new realm in a warm module ≤ 0.5 ms', fmtMs(nr), nr <= 0.5, `new Realm() in the worker (Compartment.create round trip: ${fmtMs(median(R.newRealm.compartment.samples))})`);
   const softC = median(ss.compartment.map((x) => x.ms));
   const softR = median(ss.realm.map((x) => x.ms));
   target('soft stop within deadline + 10 ms (≤ 110 ms), Compartment', fmtMs(softC), softC <= 110, 'while(true){}, timeoutMs 100, from the call on the page to the rejection');

@@ -19,10 +19,6 @@ export class Realm extends EventTarget {
   eval(source: string, options?: EvalOptions): any;
   set(name: string, value: any): void;
   call(name: string, ...args: any[]): any;
-  /**
-   * Frees the engine. Its thread's heap, shared by the realms there, collects here once disposed
-   * realms are as many as live ones or half its bytes; later calls throw SANDBOX_DISPOSED.
-   */
   dispose(): void;
   readonly disposed: boolean;
 }

@@ -12,7 +12,6 @@ pub mod clone;
 pub mod error;
 pub mod guards;
 pub mod handler;
-pub mod heap;
 pub mod jobs;
 pub mod modules;
 pub mod options;

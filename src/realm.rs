@@ -135,8 +135,6 @@ pub struct Realm {
     id: u64,
     inner: Option<Inner>,
     limits: Limits,
-    /// What building it added to the collector's heap: at least what a dispose frees.
-    built_bytes: usize,
 }
 
 impl Realm {
@@ -171,7 +169,6 @@ impl Realm {
                 "and `handler` must be given together",
             ));
         }
-        let heap_before = crate::heap::allocated_bytes();
         let id = NEXT_ID.with(|n| {
             let id = n.get();
             n.set(id + 1);
@@ -238,7 +235,6 @@ impl Realm {
             )
             .map_err(|e| internal(&format!("installing the handler failed: {e}")))?;
         }
-        crate::heap::realm_built();
         Ok(Self {
             id,
             inner: Some(Inner {
@@ -255,8 +251,6 @@ impl Realm {
                 next_token: 1,
             }),
             limits,
-            // Less if a collection ran meanwhile: a dispose then collects later, not wrongly.
-            built_bytes: crate::heap::allocated_bytes().saturating_sub(heap_before),
         })
     }
 
@@ -938,21 +932,11 @@ impl Realm {
         }
     }
 
-    /// Frees the engine; the heap collects here when enough of it is disposed realms
-    /// ([`crate::heap`]). Later calls fail with `SANDBOX_DISPOSED`.
+    /// Frees the engine. Later calls fail with `SANDBOX_DISPOSED`.
     pub fn dispose(&mut self) {
-        self.drop_engine(true);
-    }
-
-    /// Drops the engine and the registries' entries for it. Only then may the heap collect
-    /// (`collect`): nothing of the realm is rooted any more.
-    fn drop_engine(&mut self, collect: bool) {
-        let was_live = self.inner.take().is_some();
+        self.inner = None;
         handler::uninstall(self.id);
         platform::uninstall(self.id);
-        if was_live {
-            crate::heap::realm_dropped(collect.then_some(self.built_bytes));
-        }
     }
 
     /// Runs one entry: arm the meter, run `body`, drain jobs, clone the result out, map
@@ -1031,8 +1015,7 @@ impl Realm {
                     }
                 }
                 if error.code == ErrorCode::Terminated {
-                    // No collection: the engine failed, maybe inside the collector.
-                    self.drop_engine(false);
+                    self.dispose();
                 }
                 Err(error)
             }
@@ -1052,7 +1035,8 @@ impl Realm {
 
 impl Drop for Realm {
     fn drop(&mut self) {
-        self.dispose();
+        handler::uninstall(self.id);
+        platform::uninstall(self.id);
     }
 }
 

@@ -84,20 +84,17 @@ export function serveEngine(engine) {
       const json = JSON.stringify(out);
       return { ms, value: W.digest(json), bytes: JSON.stringify(model).length, same: json === JSON.stringify(model) };
     },
-    // Per-realm cost of creating and of disposing, from batches: performance.now() is
-    // coarse (100 µs) without isolation.
+    // Per-realm cost, from batches: performance.now() is coarse (100 µs) without isolation.
     newRealm({ batches, per, withEval }) {
-      const create = [], dispose = [];
+      const samples = [];
       for (let b = 0; b < batches; b++) {
         const disposers = [];
         const t = now();
         for (let i = 0; i < per; i++) disposers.push(engine.newRealm(withEval));
-        create.push((now() - t) / per);
-        const t1 = now();
+        samples.push((now() - t) / per);
         for (const d of disposers) d();
-        dispose.push((now() - t1) / per);
       }
-      return { create, dispose };
+      return samples;
     },
     ping() {
       return engine.eval('40 + 2');

@@ -161,7 +161,7 @@ class CompartmentEngine {
   }
   // A new realm in a warm worker: Compartment.create for a principal whose worker is running.
   async newRealm(batches, per, withEval) {
-    const create = [], dispose = [];
+    const samples = [];
     for (let b = 0; b < batches; b++) {
       const cs = [];
       const t = now();
@@ -170,12 +170,10 @@ class CompartmentEngine {
         if (withEval) await c.eval('40 + 2');
         cs.push(c);
       }
-      create.push((now() - t) / per);
-      const t1 = now();
+      samples.push((now() - t) / per);
       for (const c of cs) await c.dispose();
-      dispose.push((now() - t1) / per);
     }
-    return { create, dispose };
+    return samples;
   }
   dispose() { return this.c?.dispose(); }
 }
@@ -285,10 +283,9 @@ async function newRealm(batches, per, withEval) {
   const out = {};
   for (const kind of ['realm', 'compartment', 'quickjs']) {
     try {
-      const { create, dispose } = await engines[kind].newRealm(batches, per, withEval);
-      out[kind] = { samples: create, dispose };
+      out[kind] = { samples: await engines[kind].newRealm(batches, per, withEval) };
     } catch (err) {
-      out[kind] = { samples: [], dispose: [], error: err.message };
+      out[kind] = { samples: [], error: err.message };
     }
   }
   return out;
