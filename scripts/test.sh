@@ -11,7 +11,7 @@ disk_free() { df -h --output=avail . | tail -1 | tr -d ' '; }
 # holds one tier's build at a time (about 0.8 GB instead of 2.5 GB). The tiers share only
 # host build scripts and proc macros, which take seconds to rebuild.
 prune() {
-  [ -n "${PRUNE_BUILDS:-}" ] || return 0
+  [ "${PRUNE_BUILDS:-0}" = 1 ] || return 0
   for d in "$@"; do rm -rf "${target_dir:?}/$d"; done
   echo "== pruned $*; disk free: $(disk_free)"
 }
