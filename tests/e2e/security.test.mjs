@@ -930,7 +930,9 @@ const RESOURCES = [
   { name: 'catastrophic regex backtracking', src: '/^(a+)+$/.test("a".repeat(40) + "b")', expect: ['SANDBOX_TERMINATED:timeout'] },
   { name: 'a huge sparse array crosses as sparse', src: 'const a = []; a.length = 2 ** 32 - 1; a[5] = 1; a', expect: ['value'],
     check: (r) => assert.deepEqual(r.outcome.value, { array: 2 ** 32 - 1, keys: ['5'], first: [undefined, undefined, undefined, undefined] }) },
-  { name: 'deep return value', src: 'let a = []; for (let i = 0; i < 1e5; i++) a = [a]; a', expect: ['SANDBOX_LIMIT_EXCEEDED:maxCloneDepth'], check: (r) => assert.ok(r.outcome.path.startsWith('$[0][0][0]')) },
+  // The row proves the clone's depth refusal, not a deadline: building the array took 100 ms
+  // in one CI run and 348 ms (past the default 300 ms) in the next, in a worker just spawned.
+  { name: 'deep return value', src: 'let a = []; for (let i = 0; i < 1e5; i++) a = [a]; a', limits: { timeoutMs: 3000 }, expect: ['SANDBOX_LIMIT_EXCEEDED:maxCloneDepth'], check: (r) => assert.ok(r.outcome.path.startsWith('$[0][0][0]')) },
   { name: 'a getter that builds an endless value', src: 'function mk() { return { get x() { return mk(); } }; } mk()', expect: ['SANDBOX_LIMIT_EXCEEDED:maxCloneDepth'] },
   { name: 'cyclic return value', src: 'const o = { m: new Map() }; o.m.set("self", o); o.self = o; o.list = [o, o.m]; o', expect: ['value'], view: '(v) => v.self === v && v.m.get("self") === v && v.list[1] === v.m && v.list[0] === v',
     check: (r) => assert.equal(r.outcome.value, true) },
