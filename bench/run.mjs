@@ -266,7 +266,7 @@ try {
     log('engines ready:', JSON.stringify(raw.init));
 
     raw.newRealm = await page.evaluate(() => bench.newRealm(10, 20, false));
-    log(`new realm: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealm[k].samples))}`).join(', ')}`);
+    log(`new realm: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealm[k].samples))} (dispose ${fmtMs(median(raw.newRealm[k].dispose))})`).join(', ')}`);
     raw.newRealmEval = await page.evaluate(() => bench.newRealm(10, 20, true));
     log(`new realm + first eval: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealmEval[k].samples))}`).join(', ')}`);
 
@@ -401,11 +401,15 @@ if (!R.fatal && want('main')) {
   row('new realm in a warm module', {
     realm: median(R.newRealm.realm.samples), compartment: median(R.newRealm.compartment.samples),
     quickjs: median(R.newRealm.quickjs.samples), v8: null,
-  }, '—', 'Realm: new Realm(); Compartment: Compartment.create on a live worker (round trip); QuickJS: newContext() (own runtime); median of 10 batches of 20');
+  }, '—', 'Realm: new Realm(); Compartment: Compartment.create on a live worker (round trip); QuickJS: newContext() (own runtime); median of 10 batches of 20 after 5 untimed');
   row('new realm + its first eval(\'40 + 2\')', {
     realm: median(R.newRealmEval.realm.samples), compartment: median(R.newRealmEval.compartment.samples),
     quickjs: median(R.newRealmEval.quickjs.samples), v8: null,
   }, '—', 'as above, plus one eval each');
+  row('dispose a realm, after its batch of 20', {
+    realm: median(R.newRealm.realm.dispose), compartment: median(R.newRealm.compartment.dispose),
+    quickjs: median(R.newRealm.quickjs.dispose), v8: null,
+  }, '—', 'Realm: dispose(), collecting once disposed realms are half the heap; Compartment: dispose() round trip; QuickJS: context.dispose(); per realm, median of 10 batches after 5 untimed');
 
   for (const [name, label, opts] of WORKLOADS) {
     const w = R.workloads[name];
@@ -508,7 +512,7 @@ if (!R.fatal && want('main')) {
   target('cold start ≤ 1.0× quickjs-emscripten, warm tab', `${csW.toFixed(2)}× (Compartment ${fmtMs(median(cs.compartment.warm))} vs ${fmtMs(median(cs.quickjs.warm))}; Realm worker ${fmtMs(median(cs.realm.warm))})`, csW <= 1.0,
     'second worker on the same page, compiled module posted to it');
   const nr = median(R.newRealm.realm.samples);
-  target('new realm in a warm module ≤ 0.5 ms', fmtMs(nr), nr <= 0.5, `new Realm() in the worker (Compartment.create round trip: ${fmtMs(median(R.newRealm.compartment.samples))})`);
+  target('new realm in a warm module ≤ 0.5 ms', fmtMs(nr), nr <= 0.5, `new Realm() in the worker (Compartment.create round trip: ${fmtMs(median(R.newRealm.compartment.samples))}); its dispose ${fmtMs(median(R.newRealm.realm.dispose))}, where its memory is collected`);
   const softC = median(ss.compartment.map((x) => x.ms));
   const softR = median(ss.realm.map((x) => x.ms));
   target('soft stop within deadline + 10 ms (≤ 110 ms), Compartment', fmtMs(softC), softC <= 110, 'while(true){}, timeoutMs 100, from the call on the page to the rejection');

@@ -173,13 +173,17 @@ export class CompartmentPool extends EventTarget {
   close(): void;
 }
 /**
- * One worker's figures. `moduleCache` counts loads served from the worker's parse cache
+ * One worker's figures. `heapBytes` is what the engine's collector holds for all its realms
+ * (objects' headers and inline values, not string or array storage: a lower bound), garbage
+ * not yet collected included; a dispose collects once the realms disposed since the last
+ * collection are (by estimate) half of it. `moduleCache` counts loads served from the worker's parse cache
  * (`hits`) and loads that parsed (`misses`), since the worker started; `entries` and
  * `sourceBytes` are what it holds now (bounded: least recently used entries are evicted).
  */
 export interface WorkerStats {
   principal: string;
   realms: number;
+  heapBytes: number;
   moduleCache: { hits: number; misses: number; evictions: number; entries: number; sourceBytes: number };
 }
 
@@ -252,6 +256,10 @@ export class Compartment extends EventTarget {
   retryPatches(): Promise<void>;
   /** Stops it now; its state is gone and the next call starts afresh. */
   terminate(): void;
+  /**
+   * Frees it. Its worker's heap collects in the dispose once the realms disposed since
+   * its last collection are (by estimate) half its bytes; later calls reject with SANDBOX_DISPOSED.
+   */
   dispose(): Promise<void>;
   stats(): CompartmentStats;
 }

@@ -12,6 +12,7 @@ pub mod clone;
 pub mod error;
 pub mod guards;
 pub mod handler;
+pub mod heap;
 pub mod jobs;
 pub mod modules;
 pub mod options;

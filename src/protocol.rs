@@ -847,7 +847,7 @@ impl Dispatcher {
     }
 }
 
-/// `{ realms, moduleCache: { hits, misses, evictions, entries, sourceBytes } }`
+/// `{ realms, heapBytes, moduleCache: { hits, misses, evictions, entries, sourceBytes } }`
 fn stats(realms: usize) -> Graph {
     let c = crate::modules::cache::stats();
     let mut value = Graph::undefined();
@@ -863,6 +863,7 @@ fn stats(realms: usize) -> Graph {
     #[allow(clippy::cast_precision_loss)]
     let root = value.push(Object::Plain(vec![
         field("realms", realms as f64),
+        field("heapBytes", crate::heap::allocated_bytes() as f64),
         (Text::Utf8("moduleCache".into()), Value::Object(cache)),
     ]));
     value.root = Value::Object(root);

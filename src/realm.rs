@@ -135,6 +135,12 @@ pub struct Realm {
     id: u64,
     inner: Option<Inner>,
     limits: Limits,
+    /// Its estimated share of the collector's heap ([`crate::heap`]): what building it and
+    /// its entries allocated.
+    heap_share: usize,
+    /// An entry is running, or unwound (a caught panic): its objects may be mid-update,
+    /// so dropping it must not collect.
+    in_entry: bool,
 }
 
 impl Realm {
@@ -169,6 +175,7 @@ impl Realm {
                 "and `handler` must be given together",
             ));
         }
+        let heap_before = crate::heap::allocated_bytes();
         let id = NEXT_ID.with(|n| {
             let id = n.get();
             n.set(id + 1);
@@ -251,6 +258,9 @@ impl Realm {
                 next_token: 1,
             }),
             limits,
+            // Less if a collection ran meanwhile: a dispose then collects later, not wrongly.
+            heap_share: crate::heap::allocated_bytes().saturating_sub(heap_before),
+            in_entry: false,
         })
     }
 
@@ -932,11 +942,21 @@ impl Realm {
         }
     }
 
-    /// Frees the engine. Later calls fail with `SANDBOX_DISPOSED`.
+    /// Frees the engine; the heap collects here when enough of it is disposed realms
+    /// ([`crate::heap`]). Later calls fail with `SANDBOX_DISPOSED`.
     pub fn dispose(&mut self) {
-        self.inner = None;
+        self.drop_engine(true);
+    }
+
+    /// Drops the engine and the registries' entries for it. Only then may the heap collect
+    /// (`collect`): nothing of the realm is rooted any more.
+    fn drop_engine(&mut self, collect: bool) {
+        let was_live = self.inner.take().is_some();
         handler::uninstall(self.id);
         platform::uninstall(self.id);
+        if was_live && collect && !self.in_entry && !std::thread::panicking() {
+            crate::heap::realm_disposed(self.heap_share);
+        }
     }
 
     /// Runs one entry: arm the meter, run `body`, drain jobs, clone the result out, map
@@ -957,6 +977,8 @@ impl Realm {
         let Some(inner) = self.inner.as_mut() else {
             return Err(SandboxError::disposed());
         };
+        let heap_before = crate::heap::allocated_bytes();
+        self.in_entry = true;
         inner.hooks.code_generation_denied.set(false);
         inner.meter.arm(
             &mut inner.context,
@@ -1000,6 +1022,9 @@ impl Realm {
             Self::collect_reports(inner);
         }
         inner.meter.disarm(&mut inner.context);
+        self.in_entry = false;
+        let grown = crate::heap::allocated_bytes().saturating_sub(heap_before);
+        self.heap_share = self.heap_share.saturating_add(grown);
         match result {
             Ok(outcome) => Ok(outcome),
             Err(failure) => {
@@ -1015,7 +1040,8 @@ impl Realm {
                     }
                 }
                 if error.code == ErrorCode::Terminated {
-                    self.dispose();
+                    // No collection: the engine failed, maybe inside the collector.
+                    self.drop_engine(false);
                 }
                 Err(error)
             }
@@ -1035,8 +1061,7 @@ impl Realm {
 
 impl Drop for Realm {
     fn drop(&mut self) {
-        handler::uninstall(self.id);
-        platform::uninstall(self.id);
+        self.dispose();
     }
 }
 

@@ -335,6 +335,35 @@ fn stats_count_realms_and_module_parses_shared_across_them() {
     assert!(number_at(&after, "moduleCache.sourceBytes") >= source.len() as f64);
 }
 
+#[wasm_bindgen_test(unsupported = test)]
+fn stats_report_the_heap_and_a_dispose_gives_it_back() {
+    let mut d = Dispatcher::default();
+    // Earlier tests on this thread (all of them, under wasm) left garbage in the shared heap.
+    isolated_realm::heap::collect();
+    let before = number_at(&stats(&mut d, 1), "heapBytes");
+    for (id, src) in [
+        ("2", "{ v: 1, type: 'create', id: 2, realm: 1 }"),
+        (
+            "3",
+            "{ v: 1, type: 'eval', id: 3, realm: 1, source: 'globalThis.k = Array.from({ length: 5000 }, (_, i) => ({ i })); 0' }",
+        ),
+    ] {
+        let r = one(&mut d, src);
+        assert!(matches!(r, Reply::Result { .. }), "{id}: {r:?}");
+    }
+    let held = number_at(&stats(&mut d, 4), "heapBytes");
+    assert!(held > before + 5000.0 * 32.0, "{before} → {held}");
+    assert!(matches!(
+        one(&mut d, "{ v: 1, type: 'dispose', id: 5, realm: 1 }"),
+        Reply::Result { id: 5, .. }
+    ));
+    let after = number_at(&stats(&mut d, 6), "heapBytes");
+    assert!(
+        after < before + (held - before) / 10.0,
+        "collected at dispose: {before} → {held} → {after}"
+    );
+}
+
 /// A per-process counter, so two runs of this test on one thread use different bytes.
 fn nonce() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};

@@ -84,17 +84,20 @@ export function serveEngine(engine) {
       const json = JSON.stringify(out);
       return { ms, value: W.digest(json), bytes: JSON.stringify(model).length, same: json === JSON.stringify(model) };
     },
-    // Per-realm cost, from batches: performance.now() is coarse (100 µs) without isolation.
+    // Per-realm cost of creating and of disposing, from batches: performance.now() is
+    // coarse (100 µs) without isolation.
     newRealm({ batches, per, withEval }) {
-      const samples = [];
+      const create = [], dispose = [];
       for (let b = 0; b < batches; b++) {
         const disposers = [];
         const t = now();
         for (let i = 0; i < per; i++) disposers.push(engine.newRealm(withEval));
-        samples.push((now() - t) / per);
+        create.push((now() - t) / per);
+        const t1 = now();
         for (const d of disposers) d();
+        dispose.push((now() - t1) / per);
       }
-      return samples;
+      return { create, dispose };
     },
     ping() {
       return engine.eval('40 + 2');

@@ -54,6 +54,32 @@ test('eval, set and call cross by clone; promise results are awaited', async () 
   assert.deepEqual(r, { described: 'Card:x:0', awaitedBig: true, isMap: true, after: 'SANDBOX_DISPOSED' });
 });
 
+test('disposing compartments gives their memory back in the worker, and the survivor is intact', async () => {
+  const r = await run(async (pkg) => {
+    const pool = new pkg.CompartmentPool({ maxWorkers: 1 });
+    const principal = 'https://realm-heap.example/';
+    const survivor = await pkg.Compartment.create({ principal, pool });
+    await survivor.eval('globalThis.kept = { list: [1, 2, 3] }; 0');
+    const heap = async () => (await pool.workerStats())[0].heapBytes;
+    const base = await heap();
+    const batch = [];
+    for (let i = 0; i < 8; i++) {
+      const c = await pkg.Compartment.create({ principal, pool });
+      await c.eval('globalThis.k = Array.from({ length: 2000 }, (_, i) => ({ i })); 0');
+      batch.push(c);
+    }
+    const held = await heap();
+    for (const c of batch) await c.dispose();
+    const after = await heap();
+    const sum = await survivor.eval('kept.list.reduce((a, b) => a + b, 0)');
+    pool.close();
+    return { base, held, after, sum };
+  });
+  assert.ok(r.held > r.base + 8 * 2000 * 32, `the batch is counted: ${JSON.stringify(r)}`);
+  assert.ok(r.after < r.base + (r.held - r.base) / 10, `collected at dispose: ${JSON.stringify(r)}`);
+  assert.equal(r.sum, 6);
+});
+
 test('the host handler runs on the main thread and the guest awaits it', async () => {
   const r = await run(async (pkg) => {
     const seen = [];

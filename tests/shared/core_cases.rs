@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use isolated_realm::capabilities;
+use isolated_realm::heap;
 use isolated_realm::value::{ErrorName, ObjId, ViewKind};
 use isolated_realm::{
     ErrorCode, EvalOptions, Graph, HandlerFailure, HostHandler, Limit, Object, Realm, RealmOptions,
@@ -1178,6 +1179,87 @@ fn use_after_dispose_is_a_typed_error() {
             .code,
         ErrorCode::Disposed
     );
+}
+
+// ---------------------------------------------------------------- the collector's heap
+
+/// The heap's bytes now, as a signed number: the realms of a thread share the heap, and
+/// under wasm-bindgen-test so do the tests, so differences can go either way.
+fn heap_now() -> i64 {
+    i64::try_from(heap::allocated_bytes()).unwrap_or(i64::MAX)
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_lone_realms_memory_is_collected_at_its_dispose() {
+    heap::collect();
+    let base = heap_now();
+    let mut r = realm();
+    ok(
+        &mut r,
+        "globalThis.keep = Array.from({ length: 5000 }, (_, i) => ({ i, s: 'x' + i })); 0",
+    );
+    let held = heap_now();
+    assert!(held > base + 5000 * 32, "the guest's objects are counted: {base} → {held}");
+    r.dispose();
+    let after = heap_now();
+    assert!(
+        after < base + (held - base) / 10,
+        "dispose gave the realm's memory back: {base} → {held} → {after}"
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn disposing_many_realms_collects_them_and_spares_the_live_one() {
+    let mut survivor = realm();
+    ok(&mut survivor, "globalThis.n = 41; globalThis.o = { deep: [{ x: 'kept' }] }; 0");
+    heap::collect();
+    let base = heap_now();
+    let mut batch: Vec<Realm> = (0..20).map(|_| realm()).collect();
+    for r in &mut batch {
+        ok(r, "globalThis.a = Array.from({ length: 200 }, (_, i) => ({ i })); 0");
+    }
+    let peak = heap_now();
+    for r in &mut batch {
+        r.dispose();
+    }
+    let after = heap_now();
+    assert!(
+        after < base + (peak - base) / 10,
+        "the batch was collected: {base} → {peak} → {after}"
+    );
+    // The collections ran while it lived: its objects and engine must be intact.
+    assert_eq!(ok(&mut survivor, "n + 1").root, Value::Number(42.0));
+    assert_eq!(
+        ok(&mut survivor, "o.deep[0].x + [1, 2, 3].map((x) => x * 2).join()").root,
+        Value::String(Text::Utf8("kept2,4,6".into()))
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_small_dispose_does_not_collect_over_a_large_live_realm() {
+    // Collecting here would mark the large realm to free a small one: the rule waits until
+    // the disposed realms are half the heap.
+    let mut large = realm();
+    ok(
+        &mut large,
+        "globalThis.big = Array.from({ length: 60000 }, (_, i) => ({ i, s: 'x' + i })); 0",
+    );
+    heap::collect();
+    let mut small = realm();
+    ok(&mut small, "globalThis.x = [1, 2, 3]; 0");
+    let before = heap_now();
+    small.dispose();
+    assert_eq!(heap_now(), before, "the small realm's dispose ran no collection");
+    // Once the disposed realms add up to half the heap, a dispose does collect.
+    let mut growing = realm();
+    ok(
+        &mut growing,
+        "globalThis.big = Array.from({ length: 90000 }, (_, i) => ({ i, s: 'y' + i })); 0",
+    );
+    let held = heap_now();
+    growing.dispose();
+    assert!(heap_now() < held, "{held} → {}", heap_now());
+    assert_eq!(ok(&mut large, "big.length + big[59999].i").root, Value::Number(119_999.0));
 }
 
 // ---------------------------------------------------------------- capabilities

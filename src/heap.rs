@@ -1,0 +1,61 @@
+//! The collector's heap, and when a dispose gives a realm's memory back.
+//!
+//! Boa's collector runs only when an allocation crosses its threshold, and every realm on a
+//! thread shares its heap. A disposed realm's objects would stay until then, and their sweep
+//! would land on whatever allocated next: a `new Realm()` paid for its predecessors.
+//!
+//! So a dispose collects once the realms disposed since the heap's last collection (by us
+//! or by the threshold) account for at least half of its bytes. A collection's cost is
+//! marking what lives plus freeing what does not; under this rule it never marks more
+//! than it frees, however large the realms that stay alive. A lone realm's dispose frees
+//! it at once; disposing many in a row costs a few collections over a heap that halves.
+//!
+//! A realm's share is an estimate: what building it allocated, plus what its entries
+//! allocated (the part of that already collected is counted too, so the estimate errs
+//! towards collecting; the rule above bounds what a wrong guess costs to one collection).
+
+use std::cell::Cell;
+
+#[derive(Clone, Copy, Default)]
+struct Disposed {
+    /// The estimated bytes of the realms disposed since collection number `epoch`.
+    bytes: usize,
+    epoch: usize,
+}
+
+thread_local! {
+    static DISPOSED: Cell<Disposed> = const { Cell::new(Disposed { bytes: 0, epoch: 0 }) };
+}
+
+/// Bytes held by the engine's collector on this thread (every realm's objects, and garbage
+/// not yet collected). Counts objects' headers and inline values, not the heap memory
+/// those values own (string contents, array storage), so it is a lower bound.
+#[must_use]
+pub fn allocated_bytes() -> usize {
+    boa_gc::allocated_bytes()
+}
+
+/// Collects the heap now. For tests that measure it: the realms of a thread share it.
+#[doc(hidden)]
+pub fn collect() {
+    boa_gc::force_collect();
+    DISPOSED.set(Disposed {
+        bytes: 0,
+        epoch: boa_gc::collections(),
+    });
+}
+
+/// A realm whose share is estimated at `bytes` was disposed; its engine is already dropped.
+pub(crate) fn realm_disposed(bytes: usize) {
+    let mut d = DISPOSED.get();
+    let epoch = boa_gc::collections();
+    if d.epoch != epoch {
+        // The threshold collected since: the realms disposed before it are gone.
+        d = Disposed { bytes: 0, epoch };
+    }
+    d.bytes = d.bytes.saturating_add(bytes);
+    DISPOSED.set(d);
+    if d.bytes.saturating_mul(2) >= allocated_bytes() {
+        collect();
+    }
+}
