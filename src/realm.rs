@@ -594,15 +594,17 @@ impl Realm {
         url: &str,
         source: std::result::Result<Vec<u8>, String>,
     ) -> Vec<(u64, Result<Graph>)> {
-        if let Some(inner) = self.inner.as_mut() {
-            inner.meter.arm(
-                &mut inner.context,
-                self.limits.instructions,
-                self.limits.timeout,
-            );
-            inner.modules.provide(url, source, &mut inner.context);
-            inner.meter.disarm(&mut inner.context);
-        }
+        self.guest_running(|realm| {
+            if let Some(inner) = realm.inner.as_mut() {
+                inner.meter.arm(
+                    &mut inner.context,
+                    realm.limits.instructions,
+                    realm.limits.timeout,
+                );
+                inner.modules.provide(url, source, &mut inner.context);
+                inner.meter.disarm(&mut inner.context);
+            }
+        });
         let mut out = self.finish_imports();
         out.extend(self.resume_imports());
         out
@@ -974,11 +976,34 @@ impl Realm {
         F: FnOnce(&mut Inner) -> std::result::Result<JsValue, Failure>,
         C: Cross<T>,
     {
+        self.guest_running(|realm| realm.enter_unguarded(await_promise, body, cross))
+    }
+
+    /// Runs `run`, which may run guest code: it counts towards the realm's share of the heap,
+    /// and if it unwinds (a caught panic), the realm is never collected over.
+    fn guest_running<R>(&mut self, run: impl FnOnce(&mut Self) -> R) -> R {
+        let heap_before = crate::heap::allocated_bytes();
+        self.in_entry = true;
+        let out = run(self);
+        self.in_entry = false;
+        let grown = crate::heap::allocated_bytes().saturating_sub(heap_before);
+        self.heap_share = self.heap_share.saturating_add(grown);
+        out
+    }
+
+    fn enter_unguarded<F, T, C>(
+        &mut self,
+        await_promise: bool,
+        body: F,
+        cross: C,
+    ) -> Result<Outcome<T>>
+    where
+        F: FnOnce(&mut Inner) -> std::result::Result<JsValue, Failure>,
+        C: Cross<T>,
+    {
         let Some(inner) = self.inner.as_mut() else {
             return Err(SandboxError::disposed());
         };
-        let heap_before = crate::heap::allocated_bytes();
-        self.in_entry = true;
         inner.hooks.code_generation_denied.set(false);
         inner.meter.arm(
             &mut inner.context,
@@ -1022,9 +1047,6 @@ impl Realm {
             Self::collect_reports(inner);
         }
         inner.meter.disarm(&mut inner.context);
-        self.in_entry = false;
-        let grown = crate::heap::allocated_bytes().saturating_sub(heap_before);
-        self.heap_share = self.heap_share.saturating_add(grown);
         match result {
             Ok(outcome) => Ok(outcome),
             Err(failure) => {
