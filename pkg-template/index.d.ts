@@ -257,8 +257,9 @@ export class Compartment extends EventTarget {
   /** Stops it now; its state is gone and the next call starts afresh. */
   terminate(): void;
   /**
-   * Frees it. Its worker's heap collects in the dispose once the realms disposed since
-   * its last collection are (by estimate) half its bytes; later calls reject with SANDBOX_DISPOSED.
+   * Frees it. Once the realms disposed since its worker's last collection are (by estimate)
+   * half its heap, the worker collects, after it has replied; later calls reject with
+   * SANDBOX_DISPOSED.
    */
   dispose(): Promise<void>;
   stats(): CompartmentStats;

@@ -49,16 +49,20 @@ self.onmessage = (event) => {
   run(() => host.handle(msg));
 };
 
+// Anything escaping the wasm is a trap: this instance is dead and is never reused.
+function died(e) {
+  const size = memory ? memory.buffer.byteLength : 0;
+  const exhausted = size > memoryLimit || /memory|alloc/i.test(String(e && e.message));
+  fatal(exhausted ? 'memory' : 'crashed', `the engine instance died: ${e && e.message}`);
+}
+
 // Runs the engine once; posts its replies, or reports the instance's death.
 function run(step) {
   let replies;
   try {
     replies = step();
   } catch (e) {
-    // Anything escaping the wasm is a trap: this instance is dead and is never reused.
-    const size = memory ? memory.buffer.byteLength : 0;
-    const exhausted = size > memoryLimit || /memory|alloc/i.test(String(e && e.message));
-    fatal(exhausted ? 'memory' : 'crashed', `the engine instance died: ${e && e.message}`);
+    died(e);
     return;
   }
   const size = memory.buffer.byteLength;
@@ -71,6 +75,13 @@ function run(step) {
   for (const reply of replies) {
     reply.memory = size;
     post(reply);
+  }
+  // A dispose's collection runs here, with its reply already on the way to the page.
+  try {
+    host.idle();
+  } catch (e) {
+    died(e);
+    return;
   }
   schedule();
 }

@@ -10,6 +10,9 @@
 //! than it frees, however large the realms that stay alive. A lone realm's dispose frees
 //! it at once; disposing many in a row costs a few collections over a heap that halves.
 //!
+//! In a worker, the dispose only counts the realm; the collection runs once the reply is
+//! posted ([`collect_if_due`]), so the host's `dispose()` does not wait for it.
+//!
 //! A realm's share is an estimate: what building it allocated, plus what its entries
 //! allocated (the part of that already collected is counted too, so the estimate errs
 //! towards collecting; the rule above bounds what a wrong guess costs to one collection).
@@ -45,17 +48,34 @@ pub fn collect() {
     });
 }
 
-/// A realm whose share is estimated at `bytes` was disposed; its engine is already dropped.
-pub(crate) fn realm_disposed(bytes: usize) {
-    let mut d = DISPOSED.get();
+/// The realms disposed since the heap's last collection, by estimate.
+fn disposed_since_collection() -> Disposed {
+    let d = DISPOSED.get();
     let epoch = boa_gc::collections();
-    if d.epoch != epoch {
+    if d.epoch == epoch {
+        d
+    } else {
         // The threshold collected since: the realms disposed before it are gone.
-        d = Disposed { bytes: 0, epoch };
+        Disposed { bytes: 0, epoch }
     }
+}
+
+/// A realm whose share is estimated at `bytes` was disposed; its engine is already dropped.
+/// Nothing is collected until [`collect_if_due`].
+pub(crate) fn realm_disposed(bytes: usize) {
+    let mut d = disposed_since_collection();
     d.bytes = d.bytes.saturating_add(bytes);
     DISPOSED.set(d);
-    if d.bytes.saturating_mul(2) >= allocated_bytes() {
+}
+
+/// Collects if the realms disposed since the last collection are half the heap. Returns
+/// whether it collected.
+pub fn collect_if_due() -> bool {
+    let d = disposed_since_collection();
+    DISPOSED.set(d);
+    let due = d.bytes > 0 && d.bytes.saturating_mul(2) >= allocated_bytes();
+    if due {
         collect();
     }
+    due
 }

@@ -561,6 +561,12 @@ impl Dispatcher {
         self.realms.len()
     }
 
+    /// Work that waits until the replies are posted: collecting what disposes freed, once
+    /// the disposed realms are half the heap ([`crate::heap`]). Returns whether it collected.
+    pub fn idle(&mut self) -> bool {
+        crate::heap::collect_if_due()
+    }
+
     /// Runs the guest timers that are due, in every realm; returns the replies they cause.
     pub fn tick(&mut self) -> Vec<Reply> {
         let mut replies = Vec::new();
@@ -741,7 +747,8 @@ impl Dispatcher {
             Request::Dispose { id, realm } => {
                 let result = match self.realms.remove(&realm) {
                     Some(mut r) => {
-                        r.dispose();
+                        // The worker collects after posting the reply: see `idle`.
+                        r.dispose_later();
                         Ok(())
                     }
                     None => Err(SandboxError::disposed()),

@@ -947,18 +947,28 @@ impl Realm {
     /// Frees the engine; the heap collects here when enough of it is disposed realms
     /// ([`crate::heap`]). Later calls fail with `SANDBOX_DISPOSED`.
     pub fn dispose(&mut self) {
+        if self.drop_engine(true) {
+            crate::heap::collect_if_due();
+        }
+    }
+
+    /// As [`Realm::dispose`], but leaves the collection to the caller's
+    /// [`crate::heap::collect_if_due`]: a worker runs it once its reply is posted.
+    pub fn dispose_later(&mut self) {
         self.drop_engine(true);
     }
 
-    /// Drops the engine and the registries' entries for it. Only then may the heap collect
-    /// (`collect`): nothing of the realm is rooted any more.
-    fn drop_engine(&mut self, collect: bool) {
+    /// Drops the engine and the registries' entries for it; returns whether the heap may
+    /// collect now (`collectable`), as nothing of the realm is rooted any more.
+    fn drop_engine(&mut self, collectable: bool) -> bool {
         let was_live = self.inner.take().is_some();
         handler::uninstall(self.id);
         platform::uninstall(self.id);
-        if was_live && collect && !self.in_entry && !std::thread::panicking() {
+        let counted = was_live && collectable && !self.in_entry && !std::thread::panicking();
+        if counted {
             crate::heap::realm_disposed(self.heap_share);
         }
+        counted
     }
 
     /// Runs one entry: arm the meter, run `body`, drain jobs, clone the result out, map

@@ -353,14 +353,36 @@ fn stats_report_the_heap_and_a_dispose_gives_it_back() {
     }
     let held = number_at(&stats(&mut d, 4), "heapBytes");
     assert!(held > before + 5000.0 * 32.0, "{before} → {held}");
+    // Built first: `msg` evaluates each literal in a throwaway realm, whose drop would
+    // collect what the dispose left.
+    let dispose = msg("{ v: 1, type: 'dispose', id: 5, realm: 1 }");
+    let [stats6, stats7] = [6, 7].map(|id| msg(&format!("{{ v: 1, type: 'stats', id: {id} }}")));
+    let heap_in = |replies: Vec<Reply>| match &replies[..] {
+        [Reply::Result { value, .. }] => number_at(value, "heapBytes"),
+        other => panic!("{other:?}"),
+    };
     assert!(matches!(
-        one(&mut d, "{ v: 1, type: 'dispose', id: 5, realm: 1 }"),
-        Reply::Result { id: 5, .. }
+        &d.handle(&dispose)[..],
+        [Reply::Result { id: 5, .. }]
     ));
-    let after = number_at(&stats(&mut d, 6), "heapBytes");
+    // The reply does not wait for the collection: the worker runs it once the reply is out.
+    let replied = heap_in(d.handle(&stats6));
+    assert!(
+        replied > before + (held - before) / 2.0,
+        "not collected before the reply: {before} → {held} → {replied}"
+    );
+    assert!(
+        d.idle(),
+        "the disposed realm is most of the heap: idle collects"
+    );
+    let after = heap_in(d.handle(&stats7));
     assert!(
         after < before + (held - before) / 10.0,
-        "collected at dispose: {before} → {held} → {after}"
+        "collected once idle: {before} → {held} → {after}"
+    );
+    assert!(
+        !d.idle(),
+        "nothing disposed since: idle does not collect again"
     );
 }
 

@@ -120,6 +120,11 @@ impl WorkerHost {
         out
     }
 
+    /// Runs what waits until the replies are posted (the collection after a dispose).
+    pub fn idle(&mut self) {
+        self.dispatcher.idle();
+    }
+
     /// Number of live realms in this worker.
     #[wasm_bindgen(getter, js_name = realmCount)]
     pub fn realm_count(&self) -> usize {
