@@ -175,8 +175,8 @@ export class CompartmentPool extends EventTarget {
 /**
  * One worker's figures. `heapBytes` is what the engine's collector holds for all its realms
  * (objects' headers and inline values, not string or array storage: a lower bound), garbage
- * not yet collected included; a dispose collects once the realms disposed since the last
- * collection are (by estimate) half of it. `moduleCache` counts loads served from the worker's parse cache
+ * not yet collected included; after a dispose's reply, the worker collects once the realms
+ * disposed since its last collection are (by estimate) half of it. `moduleCache` counts loads served from the worker's parse cache
  * (`hits`) and loads that parsed (`misses`), since the worker started; `entries` and
  * `sourceBytes` are what it holds now (bounded: least recently used entries are evicted).
  */

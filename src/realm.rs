@@ -139,7 +139,8 @@ pub struct Realm {
     /// its entries allocated.
     heap_share: usize,
     /// An entry is running, or unwound (a caught panic): its objects may be mid-update,
-    /// so dropping it must not collect.
+    /// so its own dispose or drop must not collect. (Other realms' disposes and Boa's
+    /// threshold still may: this only keeps the unwound realm from starting one.)
     in_entry: bool,
 }
 
@@ -989,8 +990,9 @@ impl Realm {
         self.guest_running(|realm| realm.enter_unguarded(await_promise, body, cross))
     }
 
-    /// Runs `run`, which may run guest code: it counts towards the realm's share of the heap,
-    /// and if it unwinds (a caught panic), the realm is never collected over.
+    /// Runs `run`, which may run guest code: what the heap grows by counts towards the
+    /// realm's share, and if it unwinds (a caught panic), the realm's own dispose does not
+    /// collect. The share never shrinks, so a long-lived realm's temporaries count too.
     fn guest_running<R>(&mut self, run: impl FnOnce(&mut Self) -> R) -> R {
         let heap_before = crate::heap::allocated_bytes();
         self.in_entry = true;
