@@ -6,16 +6,18 @@
 //!
 //! So a dispose collects once the realms disposed since the heap's last collection (by us
 //! or by the threshold) account for at least half of its bytes. A collection's cost is
-//! marking what lives plus freeing what does not; under this rule it never marks more
-//! than it frees, however large the realms that stay alive. A lone realm's dispose frees
+//! marking what lives plus freeing what does not; as far as the estimate below is right,
+//! this rule never marks more than it frees, however large the realms that stay alive. A lone realm's dispose frees
 //! it at once; disposing many in a row costs a few collections over a heap that halves.
 //!
 //! In a worker, the dispose only counts the realm; the collection runs once the reply is
 //! posted ([`collect_if_due`]), so the host's `dispose()` does not wait for it.
 //!
-//! A realm's share is an estimate: what building it allocated, plus what its entries
-//! allocated (the part of that already collected is counted too, so the estimate errs
-//! towards collecting; the rule above bounds what a wrong guess costs to one collection).
+//! A realm's share is an estimate: what building it allocated, plus what the heap grew by
+//! during its entries. It errs both ways: a long-lived realm's collected temporaries stay
+//! counted (its dispose may collect over a large live heap, once), and growth during one of
+//! Boa's own collections counts net of what that freed (the memory then waits for Boa's
+//! threshold). README, "Memory after dispose".
 
 use std::cell::Cell;
 
