@@ -65,7 +65,7 @@ pub enum Handler {
     Async(Rc<AsyncCalls>),
 }
 
-struct Slot {
+pub(crate) struct Slot {
     handler: Handler,
     captured: Captured,
     clone_limits: CloneLimits,
@@ -100,9 +100,14 @@ pub fn install(
     Ok(())
 }
 
-/// Drops realm `id`'s handler state.
-pub fn uninstall(id: u64) {
-    SLOTS.with(|s| s.borrow_mut().remove(&id));
+/// Takes realm `id`'s handler state out, for the caller to drop (or, at thread exit, leak).
+/// `None` once the registry itself is gone, at thread exit.
+#[must_use]
+pub(crate) fn uninstall(id: u64) -> Option<Rc<Slot>> {
+    SLOTS
+        .try_with(|s| s.borrow_mut().remove(&id))
+        .ok()
+        .flatten()
 }
 
 fn call(id: u64, args: &[JsValue], context: &mut Context) -> JsResult<JsValue> {

@@ -40,6 +40,13 @@ pub fn allocated_bytes() -> usize {
     boa_gc::allocated_bytes()
 }
 
+/// Whether this thread's heap is still there: at thread exit it is dropped before any
+/// thread-local registered ahead of it, and a realm held in one must then leak its engine.
+#[must_use]
+pub fn alive() -> bool {
+    boa_gc::heap_alive()
+}
+
 /// Collects the heap now. For tests that measure it: the realms of a thread share it.
 #[doc(hidden)]
 pub fn collect() {

@@ -962,9 +962,16 @@ impl Realm {
     /// Drops the engine and the registries' entries for it; returns whether the heap may
     /// collect now (`collectable`), as nothing of the realm is rooted any more.
     fn drop_engine(&mut self, collectable: bool) -> bool {
-        let was_live = self.inner.take().is_some();
-        handler::uninstall(self.id);
-        platform::uninstall(self.id);
+        let engine = self.inner.take();
+        let state = (handler::uninstall(self.id), platform::uninstall(self.id));
+        if !crate::heap::alive() {
+            // A realm dropped at thread exit after the heap (held in a thread-local): the
+            // heap freed every object with it, and dropping them again corrupts memory.
+            std::mem::forget((engine, state));
+            return false;
+        }
+        let was_live = engine.is_some();
+        drop((engine, state));
         let counted = was_live && collectable && !self.in_entry && !std::thread::panicking();
         if counted {
             crate::heap::realm_disposed(self.heap_share);

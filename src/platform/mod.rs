@@ -241,9 +241,14 @@ fn platform(id: u64) -> JsResult<Rc<Platform>> {
         })
 }
 
-/// Drops realm `id`'s platform state.
-pub fn uninstall(id: u64) {
-    PLATFORMS.with(|p| p.borrow_mut().remove(&id));
+/// Takes realm `id`'s platform state out, for the caller to drop (or, at thread exit,
+/// leak). `None` once the registry itself is gone, at thread exit.
+#[must_use]
+pub fn uninstall(id: u64) -> Option<Rc<Platform>> {
+    PLATFORMS
+        .try_with(|p| p.borrow_mut().remove(&id))
+        .ok()
+        .flatten()
 }
 
 type Native = fn(u64, &JsValue, &[JsValue], &mut Context) -> JsResult<JsValue>;

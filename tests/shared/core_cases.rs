@@ -1262,6 +1262,37 @@ fn a_small_dispose_does_not_collect_over_a_large_live_realm() {
     assert_eq!(ok(&mut large, "big.length + big[59999].i").root, Value::Number(119_999.0));
 }
 
+#[cfg(not(target_arch = "wasm32"))]
+#[wasm_bindgen_test(unsupported = test)]
+fn a_realm_held_in_a_thread_local_outlives_the_heap_safely() {
+    // Thread-locals are dropped in reverse order of first use. This one is first used
+    // before the engine's heap exists, so at thread exit the heap is freed before the realm
+    // in it; dropping the realm's objects again corrupted memory (glibc aborted the run).
+    thread_local! {
+        static HELD: RefCell<Vec<Realm>> = const { RefCell::new(Vec::new()) };
+    }
+    std::thread::spawn(|| {
+        HELD.with(|h| h.borrow_mut().clear());
+        let mut r = realm();
+        ok(&mut r, "globalThis.keep = Array.from({ length: 1000 }, (_, i) => ({ i })); 0");
+        let mut disposed = realm();
+        disposed.dispose();
+        HELD.with(|h| h.borrow_mut().extend([r, disposed]));
+    })
+    .join()
+    .expect("the thread exits cleanly");
+    // And the usual order (the heap outlives the thread-local) still drops the realm.
+    thread_local! {
+        static LATER: RefCell<Option<Realm>> = const { RefCell::new(None) };
+    }
+    std::thread::spawn(|| {
+        let r = realm();
+        LATER.with(|h| *h.borrow_mut() = Some(r));
+    })
+    .join()
+    .expect("the thread exits cleanly");
+}
+
 // ---------------------------------------------------------------- capabilities
 
 #[wasm_bindgen_test(unsupported = test)]
