@@ -14,10 +14,10 @@
 //! posted ([`collect_if_due`]), so the host's `dispose()` does not wait for it.
 //!
 //! A realm's share is an estimate: what building it allocated, plus what the heap grew by
-//! during its entries. It errs both ways: a long-lived realm's collected temporaries stay
-//! counted (its dispose may collect over a large live heap, once), and growth during one of
-//! Boa's own collections counts net of what that freed (the memory then waits for Boa's
-//! threshold). README, "Memory after dispose".
+//! during its entries and the one-pass builds of the values `set` and `call` gave it. It
+//! errs both ways: a long-lived realm's collected temporaries stay counted (its dispose may
+//! collect over a large live heap, once), and growth during one of Boa's own collections
+//! counts net of what that freed (the memory then waits for Boa's threshold). README, "Memory after dispose".
 
 use std::cell::Cell;
 

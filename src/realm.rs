@@ -135,8 +135,8 @@ pub struct Realm {
     id: u64,
     inner: Option<Inner>,
     limits: Limits,
-    /// Its estimated share of the collector's heap ([`crate::heap`]): what building it and
-    /// its entries allocated.
+    /// Its estimated share of the collector's heap ([`crate::heap`]): what building it, its
+    /// entries and the one-pass builds of the values it was given allocated.
     heap_share: usize,
     /// An entry is running, or unwound (a caught panic): its objects may be mid-update,
     /// so its own dispose or drop must not collect. (Other realms' disposes and Boa's
@@ -349,9 +349,10 @@ impl Realm {
     /// (see [`host_tape::decode`]).
     pub fn set_tape(&mut self, name: &str, value: &HostTape<'_>) -> Result<()> {
         let limits = self.limits.clone;
-        let built = match self.inner.as_mut() {
-            Some(inner) if !name.is_empty() => fast::value(value, limits, &mut inner.context),
-            _ => None,
+        let built = if name.is_empty() {
+            None
+        } else {
+            self.build_fast(|context| fast::value(value, limits, context))
         };
         match built {
             Some(v) => self.set_with(name, Host::Guest(v)),
@@ -434,14 +435,22 @@ impl Realm {
     /// decoded graph otherwise (which decides every error, before the realm is entered).
     fn tape_args(&mut self, tape: &HostTape<'_>) -> Result<Host<'static, Vec<JsValue>>> {
         let limits = self.limits.clone;
-        let built = match self.inner.as_mut() {
-            Some(inner) => fast::args(tape, limits, &mut inner.context),
-            None => None,
-        };
+        let built = self.build_fast(|context| fast::args(tape, limits, context));
         Ok(match built {
             Some(args) => Host::Guest(args),
             None => Host::Decoded(host_tape::decode(tape, limits)?),
         })
+    }
+
+    /// Runs a one-pass build ([`fast`]) in the realm's engine. What it allocates counts
+    /// towards the realm's share as an entry's growth does: the values are the guest's.
+    fn build_fast<R>(&mut self, build: impl FnOnce(&mut Context) -> Option<R>) -> Option<R> {
+        let inner = self.inner.as_mut()?;
+        let heap_before = crate::heap::allocated_bytes();
+        let built = build(&mut inner.context);
+        let grown = crate::heap::allocated_bytes().saturating_sub(heap_before);
+        self.heap_share = self.heap_share.saturating_add(grown);
+        built
     }
 
     fn call_with(

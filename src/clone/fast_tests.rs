@@ -671,3 +671,60 @@ fn only_fresh_arrays_are_laid_out_in_one_step() {
     .unwrap();
     assert_eq!(a.fill_fresh(values(), context), Err(values()));
 }
+
+#[test]
+fn what_a_one_pass_build_allocates_counts_towards_the_realms_share() {
+    // A realm that only receives a large model, built in one pass from the host's tape,
+    // gives its memory back at its dispose: the model counts towards its share.
+    use crate::realm::ToHost;
+    use crate::{EvalOptions, Realm, RealmOptions, heap};
+    const N: u32 = 20_000;
+    // The model (an array of N objects) as a value, or as the one argument of a call.
+    let model = |as_arguments: bool| {
+        let first = u32::from(as_arguments);
+        let mut objects = if as_arguments {
+            vec![dense(vec![obj(1)])]
+        } else {
+            vec![]
+        };
+        objects.push(dense((first + 1..=first + N).map(obj).collect()));
+        objects.extend((0..N).map(|i| plain(&[("id", Value::Number(f64::from(i)))])));
+        Walk::of(&graph(objects))
+    };
+    let (value_tape, arguments_tape) = (model(false), model(true));
+    type Receive<'a> = &'a dyn Fn(&mut Realm);
+    let cases: [(&str, Receive); 2] = [
+        ("set", &|r| {
+            value_tape.tape(|t| r.set_tape("kept", t)).expect("set")
+        }),
+        ("call", &|r| {
+            let got = arguments_tape
+                .tape(|t| r.call_tape("keep", t))
+                .expect("call");
+            assert!(
+                matches!(&got, ToHost::Graph(g) if g.root == Value::Number(f64::from(N))),
+                "{got:?}"
+            );
+        }),
+    ];
+    for (what, receive) in cases {
+        heap::collect();
+        let base = heap::allocated_bytes();
+        let mut r = Realm::new(RealmOptions::default(), None).expect("realm");
+        let keep = "globalThis.keep = (m) => { globalThis.kept = m; return m.length }; 0";
+        r.eval(keep, &EvalOptions::default()).expect("eval");
+        receive(&mut r);
+        let held = heap::allocated_bytes();
+        let n = N as usize;
+        assert!(
+            held > base + n * 32,
+            "{what}: the model is on the heap: {base} → {held}"
+        );
+        r.dispose();
+        let after = heap::allocated_bytes();
+        assert!(
+            after < base + (held - base) / 10,
+            "{what}: dispose gave the model back: {base} → {held} → {after}"
+        );
+    }
+}
