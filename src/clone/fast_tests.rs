@@ -692,6 +692,11 @@ fn what_a_one_pass_build_allocates_counts_towards_the_realms_share() {
         Walk::of(&graph(objects))
     };
     let (value_tape, arguments_tape) = (model(false), model(true));
+    // Both take the one-pass path (the decoded one is counted anyway, inside the entry).
+    let limits = crate::RealmOptions::default().limits.clone;
+    let context = &mut Context::default();
+    assert!(value_tape.tape(|t| value(t, limits, context)).is_some());
+    assert!(arguments_tape.tape(|t| args(t, limits, context)).is_some());
     type Receive<'a> = &'a dyn Fn(&mut Realm);
     let cases: [(&str, Receive); 2] = [
         ("set", &|r| {
