@@ -7,8 +7,9 @@
 //! So a dispose collects once the realms disposed since the heap's last collection (by us
 //! or by the threshold) account for at least half of its bytes. A collection's cost is
 //! marking what lives plus freeing what does not; as far as the estimate below is right,
-//! this rule never marks more than it frees, however large the realms that stay alive. A lone realm's dispose frees
-//! it at once; disposing many in a row costs a few collections over a heap that halves.
+//! this rule never marks more than it frees, however large the realms that stay alive. A
+//! lone realm's dispose frees it at once; disposing many in a row costs a few collections
+//! over a heap that halves.
 //!
 //! In a worker, the dispose only counts the realm; the collection runs once the reply is
 //! posted ([`collect_if_due`]), so the host's `dispose()` does not wait for it.
@@ -17,7 +18,8 @@
 //! during its entries and the one-pass builds of the values `set` and `call` gave it. It
 //! errs both ways: a long-lived realm's collected temporaries stay counted (its dispose may
 //! collect over a large live heap, once), and growth during one of Boa's own collections
-//! counts net of what that freed (the memory then waits for Boa's threshold). README, "Memory after dispose".
+//! counts net of what that freed (the memory then waits for Boa's threshold). README,
+//! "Memory after dispose".
 
 use std::cell::Cell;
 

@@ -445,12 +445,7 @@ impl Realm {
     /// Runs a one-pass build ([`fast`]) in the realm's engine. What it allocates counts
     /// towards the realm's share as an entry's growth does: the values are the guest's.
     fn build_fast<R>(&mut self, build: impl FnOnce(&mut Context) -> Option<R>) -> Option<R> {
-        let inner = self.inner.as_mut()?;
-        let heap_before = crate::heap::allocated_bytes();
-        let built = build(&mut inner.context);
-        let grown = crate::heap::allocated_bytes().saturating_sub(heap_before);
-        self.heap_share = self.heap_share.saturating_add(grown);
-        built
+        self.counting_growth(|realm| build(&mut realm.inner.as_mut()?.context))
     }
 
     fn call_with(
@@ -1010,10 +1005,16 @@ impl Realm {
     /// realm's share, and if it unwinds (a caught panic), the realm's own dispose does not
     /// collect. The share never shrinks, so a long-lived realm's temporaries count too.
     fn guest_running<R>(&mut self, run: impl FnOnce(&mut Self) -> R) -> R {
-        let heap_before = crate::heap::allocated_bytes();
         self.in_entry = true;
-        let out = run(self);
+        let out = self.counting_growth(run);
         self.in_entry = false;
+        out
+    }
+
+    /// Runs `run`, adding what the heap grew by to the realm's share.
+    fn counting_growth<R>(&mut self, run: impl FnOnce(&mut Self) -> R) -> R {
+        let heap_before = crate::heap::allocated_bytes();
+        let out = run(self);
         let grown = crate::heap::allocated_bytes().saturating_sub(heap_before);
         self.heap_share = self.heap_share.saturating_add(grown);
         out
