@@ -27,7 +27,7 @@ impl RealmPrefix {
         if raw.is_empty() {
             return Err(bad("is empty"));
         }
-        let url = Url::parse(raw).map_err(|e| bad(&unparsable(e)))?;
+        let url = Url::parse(raw).map_err(|e| bad(&unparsable(raw, e)))?;
         if !matches!(url.scheme(), "https" | "http") {
             return Err(bad("is not an http(s) URL"));
         }
@@ -139,16 +139,25 @@ pub struct Policy {
     card_api: Vec<String>,
 }
 
-const NON_ASCII_HOST: &str = "a host name that is not ASCII (write it in punycode: `xn--…`)";
-
-/// Why a URL did not parse, in words for an error message.
+/// Why a host did not parse, in words for an error message.
 ///
 /// Host names must be ASCII: the IDNA back end is the stub (`idna_adapter` 1.0, pinned in
-/// Cargo.toml), which drops 45 KB of gzipped Unicode tables from the wasm. A non-ASCII
-/// host fails closed here; its punycode form (`xn--…`) is accepted and validated.
-fn unparsable(error: url::ParseError) -> String {
+/// Cargo.toml), which keeps 45 KB of gzipped Unicode tables out of the wasm. A non-ASCII
+/// host fails closed here. A punycode label (`xn--…`) is accepted if it decodes; the stub
+/// does not check the rest of UTS 46, so a label a browser would refuse fails closed at the
+/// fetch instead.
+fn bad_host(raw: &str) -> &'static str {
+    if raw.is_ascii() {
+        "an invalid host name (punycode labels must decode; percent-encoded hosts are refused)"
+    } else {
+        "a host name that is not ASCII (write it in punycode: `xn--…`)"
+    }
+}
+
+/// Why a URL did not parse, in words for an error message.
+fn unparsable(raw: &str, error: url::ParseError) -> String {
     match error {
-        url::ParseError::IdnaError => format!("has {NON_ASCII_HOST}"),
+        url::ParseError::IdnaError => format!("has {}", bad_host(raw)),
         e => format!("is not a URL ({e})"),
     }
 }
@@ -391,7 +400,7 @@ impl Policy {
             match Url::parse(specifier) {
                 Ok(u) => u,
                 Err(url::ParseError::IdnaError) => {
-                    return Err(denied(specifier, NON_ASCII_HOST));
+                    return Err(denied(specifier, bad_host(specifier)));
                 }
                 Err(_) => {
                     return Err(denied(
@@ -490,7 +499,7 @@ impl Package {
     pub fn parse(raw: &str, integrity: &str) -> Result<Self> {
         let bad =
             |why: &str| SandboxError::invalid_option("modules.packages", format!("`{raw}` {why}"));
-        let url = Url::parse(raw).map_err(|e| bad(&unparsable(e)))?;
+        let url = Url::parse(raw).map_err(|e| bad(&unparsable(raw, e)))?;
         // The integrity pins the content, so http is acceptable (loopback servers in tests).
         if !matches!(url.scheme(), "https" | "http") || url.host_str().is_none_or(str::is_empty) {
             return Err(bad("must be an http(s) URL"));
