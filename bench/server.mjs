@@ -146,7 +146,9 @@ export function generatedModule(name) {
   return parts.join('');
 }
 
-export function serve(port = 0) {
+// `cacheWasm`: .wasm files are served cacheable (a max-age and a validator), as a host should
+// serve them, so the browser can keep the engines' compiled code across visits.
+export function serve(port = 0, { cacheWasm = false } = {}) {
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, 'http://127.0.0.1');
     const headers = { 'content-security-policy': CSP, 'cache-control': 'no-store' };
@@ -176,9 +178,14 @@ export function serve(port = 0) {
     const file = normalize(join(dir, rel));
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     try {
-      if (!(await stat(file)).isFile()) throw new Error('not a file');
+      const info = await stat(file);
+      if (!info.isFile()) throw new Error('not a file');
       let body = await readFile(file);
       const ext = extname(file);
+      if (cacheWasm && ext === '.wasm') {
+        headers['cache-control'] = 'public, max-age=3600';
+        headers.etag = `"${info.size}-${Math.floor(info.mtimeMs)}"`;
+      }
       if (prefix === '/nm/' && (ext === '.mjs' || ext === '.js')) body = rewriteImports(body.toString('utf8'));
       res.writeHead(200, { ...headers, 'content-type': types[ext] || 'application/octet-stream' });
       res.end(body);

@@ -376,6 +376,34 @@ test('main-thread JS stays small', async () => {
   assert.ok(gz <= 10 * 1024, `${gz} bytes gzipped`);
 });
 
+test('a compartment worker starts from one script: it fetches no module of its own', async () => {
+  // A page of its own, in a context of its own, that loads only the client: whatever
+  // script it fetches besides the client's is the worker's.
+  const context = await h.browser.newContext();
+  const paths = [];
+  context.on('request', (r) => paths.push(new URL(r.url()).pathname));
+  try {
+    const p = await context.newPage();
+    await p.goto(`${h.origin}/pkg/package.json`);
+    const answer = await p.evaluate(async () => {
+      const { Compartment } = await import('/pkg/index.js');
+      const c = await Compartment.create({ principal: 'one-script' });
+      try {
+        return await c.eval('40 + 2');
+      } finally {
+        c.terminate();
+      }
+    });
+    assert.equal(answer, 42);
+    const scripts = paths.filter((x) => x.endsWith('.js'));
+    assert.ok(scripts.includes('/pkg/worker.js'), scripts.join(', '));
+    // The glue and its snippets are inside worker.js; the page fetched only the client.
+    assert.deepEqual(scripts.filter((x) => !['/pkg/index.js', '/pkg/client.js', '/pkg/errors.js', '/pkg/worker.js'].includes(x)), []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('no request ever left for another origin', () => {
   assert.deepEqual(h.requests.filter((u) => !u.startsWith(h.origin)), []);
 });
