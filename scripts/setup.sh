@@ -34,7 +34,8 @@ if [ ! -d tests/e2e/node_modules/playwright-core ] || [ tests/e2e/package-lock.j
   (cd tests/e2e && npm ci --no-audit --no-fund --silent)
 fi
 
-if [ ! -d tools/node_modules/terser ] || [ ! -d tools/node_modules/esbuild ] \
+# esbuild's launcher needs its platform package (an optional dependency): ask it to run.
+if [ ! -d tools/node_modules/terser ] || ! tools/node_modules/.bin/esbuild --version >/dev/null 2>&1 \
   || [ tools/package-lock.json -nt tools/node_modules/.package-lock.json ]; then
   say "installing the build tools (terser, esbuild)"
   (cd tools && npm ci --no-audit --no-fund --silent)
