@@ -172,14 +172,19 @@ class Slot {
       e.preventDefault?.();
       this.kill('crashed', `the worker failed: ${e.message || 'script error'}`);
     };
-    this.ready = new Promise((resolve, reject) => {
-      this.readyResolve = resolve;
-      this.readyReject = reject;
+    // Requests go out as soon as `init` has: the worker reads its messages in order, so
+    // the first create does not wait a round trip for `ready`. Deadlines start at `ready`.
+    this.ready = false;
+    this.initPosted = new Promise((resolve, reject) => {
+      this.initResolve = resolve;
+      this.initReject = reject;
     });
+    this.initPosted.catch(() => {}); // a spare killed before any request: nobody waits
     pool.module().then((module) => {
       if (this.dead) return;
       this.worker.postMessage({ v: V, type: 'init', module, memoryLimitBytes: pool.memoryLimitBytes, tokenKey: this.tokenKey });
       this.#arm(DEFAULT_TIMEOUT_MS * 5, 'the worker did not start');
+      this.initResolve();
     }, (e) => this.kill('crashed', `the engine could not be compiled: ${e && e.message}`));
   }
 
@@ -203,7 +208,7 @@ class Slot {
     }
     const id = this.pool.nextId++;
     const envelope = { v: V, id, ...message };
-    return this.ready.then(() => new Promise((resolve, reject) => {
+    return this.initPosted.then(() => new Promise((resolve, reject) => {
       if (this.dead) { reject(this.dead); return; }
       try {
         this.worker.postMessage(envelope);
@@ -222,7 +227,7 @@ class Slot {
   }
 
   #armHead() {
-    if (this.ticking) return;
+    if (this.ticking || !this.ready) return;
     const head = this.calls.get(this.queue[0]);
     if (!head) { this.#disarm(); return; }
     this.#arm(head.timeoutMs + this.pool.graceMs, 'it did not answer by its deadline plus grace');
@@ -259,10 +264,14 @@ class Slot {
     if (this.dead || msg === null || typeof msg !== 'object' || msg.v !== V) return;
     if (typeof msg.memory === 'number') this.memory = msg.memory;
     switch (msg.type) {
-      case 'ready':
+      case 'ready': {
+        this.ready = true;
         this.#disarm();
-        this.readyResolve();
+        const t = now();
+        for (const call of this.calls.values()) call.started = t;
+        this.#armHead();
         return;
+      }
       case 'result': {
         const call = this.#finish(msg.id);
         call?.resolve(msg.tokens === true ? revive(msg.value, this.tokenKey) : msg.value);
@@ -380,7 +389,7 @@ class Slot {
     this.#disarm();
     this.dead = fail('SANDBOX_TERMINATED', `${message}; the state of its compartments is gone`, { reason });
     this.worker.terminate();
-    this.readyReject(this.dead);
+    this.initReject(this.dead);
     const hadPending = new Set();
     for (const call of this.calls.values()) {
       if (call.compartment) hadPending.add(call.compartment);
@@ -483,6 +492,30 @@ export class CompartmentPool extends EventTarget {
   forget(slot) {
     if (this.spare === slot) this.spare = null;
     if (this.slots.get(slot.principal) === slot) this.slots.delete(slot.principal);
+  }
+
+  /**
+   * Starts a worker ahead of the next compartment, with the engine compiled and a
+   * throwaway realm's warm-up run in it: the next `Compartment.create` of a new principal
+   * adopts it and answers at warm-tab speed. Idempotent while that worker waits.
+   */
+  warm() {
+    if (this.closed) return Promise.reject(fail('SANDBOX_TERMINATED', 'the pool was closed', { reason: 'requested' }));
+    if (!this.spare || this.spare.dead) {
+      this.spare = null;
+      // No room for another worker: the engine is at least compiled.
+      if (this.slots.size + 1 > this.maxWorkers) {
+        return this.module().then(() => undefined, (e) => {
+          throw fail('SANDBOX_TERMINATED', `the engine could not be compiled: ${e && e.message}`, { reason: 'crashed' });
+        });
+      }
+      this.spare = new Slot(this, null);
+      this.#sweepSoon();
+    }
+    // The worker runs a short script of its own in a throwaway realm (protocol.rs, WARM_UP).
+    const spare = this.spare;
+    spare.warmed ??= spare.request({ type: 'warm' }, null, DEFAULT_TIMEOUT_MS).then(() => undefined);
+    return spare.warmed;
   }
 
   // After a kill a respawn is likely: start a worker ahead.

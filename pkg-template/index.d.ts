@@ -168,6 +168,13 @@ export class CompartmentPool extends EventTarget {
   invalidate(url: string): Promise<string[]>;
   /** Feed realm change events here; same as invalidate(event.url). */
   realmChanged(event: { type: string; url: string }): Promise<string[]>;
+  /**
+   * Starts a worker ahead, with the engine compiled and a throwaway realm's warm-up run in
+   * it; the next Compartment.create of a new principal adopts it. Idempotent until then; at
+   * maxWorkers it only compiles the engine. Rejects with SANDBOX_TERMINATED (reason
+   * 'requested' on a closed pool, 'crashed' if the engine cannot be compiled or started).
+   */
+  warm(): Promise<void>;
   /** Figures of each live worker: its realms and its module parse cache (a worker that dies while asked is left out). */
   workerStats(): Promise<WorkerStats[]>;
   close(): void;

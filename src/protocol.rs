@@ -162,6 +162,12 @@ pub enum Request<'t> {
         /// The module URL.
         url: String,
     },
+    /// Run [`WARM_UP`] in a throwaway realm, so the engine code a first realm, eval and
+    /// call take is compiled (in a browser, by V8 on first use) before a compartment waits.
+    Warm {
+        /// Request id.
+        id: RequestId,
+    },
     /// This worker's figures: live realms and the module parse cache.
     Stats {
         /// Request id.
@@ -480,6 +486,12 @@ pub fn decode_with<'t>(
                 url: m.string("url").map_err(fail)?,
             }
         }
+        "warm" => {
+            m.only(&["v", "type", "id"]).map_err(fail)?;
+            Request::Warm {
+                id: m.int("id", MAX_ID).map_err(fail)?,
+            }
+        }
         "stats" => {
             m.only(&["v", "type", "id"]).map_err(fail)?;
             Request::Stats {
@@ -740,6 +752,7 @@ impl Dispatcher {
                     value: url_list(gone),
                 });
             }
+            Request::Warm { id } => replies.push(unit(id, warm())),
             Request::Stats { id } => replies.push(Reply::Result {
                 id,
                 value: stats(self.realms.len()),
@@ -895,6 +908,44 @@ fn url_list(urls: Vec<String>) -> Graph {
     });
     value.root = Value::Object(list);
     value
+}
+
+/// `warm`'s script: the paths a card or plugin takes first (parser, compiler, calls,
+/// classes, objects, arrays, strings, regex, JSON, the boundary both ways).
+pub const WARM_UP: &str = r"
+class Row { constructor(k, v) { this.k = k; this.v = v } html() { return `<b>${this.k}</b>${this.v}` } }
+function warm(m) {
+  const rows = Object.entries(m.fields).map(([k, v]) => new Row(k, typeof v === 'number' ? v * 2 : String(v)));
+  rows.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+  let out = '';
+  for (const r of rows) { try { out += r.html() } catch (e) { out += e.message } }
+  const words = out.replace(/<[^>]+>/g, ' ').split(/\s+/).filter(Boolean);
+  const json = JSON.parse(JSON.stringify({ words, n: words.length, list: m.list.slice(1) }));
+  return { title: m.title.toUpperCase(), n: json.n, list: json.list, ok: [true, null, undefined, 1.5], when: new Date(0), seen: new Map([[1, 'a']]) };
+}
+";
+const WARM_ARGS: &str =
+    "[{ title: 'warm', fields: { a: 1, b: 'two', c: 3.5, d: true }, list: [1, 'x', { y: [2] }] }]";
+
+/// Runs [`WARM_UP`] in a realm of no compartment; the realm is gone when it returns (its
+/// heap is collected at the worker's next `idle`).
+fn warm() -> Result<()> {
+    // Options as a compartment's create sends them, parsed the same way.
+    let mut options = Graph::undefined();
+    let modules = options.push(Object::Plain(Vec::new()));
+    let root = options.push(Object::Plain(vec![(
+        Text::Utf8("modules".into()),
+        Value::Object(modules),
+    )]));
+    options.root = Value::Object(root);
+    let mut realm = Realm::new_async(RealmOptions::parse(&options, true)?)?;
+    let run = (|| {
+        let args = realm.eval(WARM_ARGS, &EvalOptions::default())?;
+        realm.eval(WARM_UP, &EvalOptions::default())?;
+        realm.call("warm", &args).map(drop)
+    })();
+    realm.dispose_later();
+    run
 }
 
 fn unit(id: RequestId, result: Result<()>) -> Reply {

@@ -79,6 +79,11 @@ const MALFORMED: &[(&str, &str, Option<u64>)] = &[
         "{ v: 1, type: 'stats', id: 9, realm: 1 }",
         Some(9),
     ),
+    (
+        "a warm-up with a script of its own",
+        "{ v: 1, type: 'warm', id: 10, source: 'while (true) {}' }",
+        Some(10),
+    ),
 ];
 
 #[wasm_bindgen_test(unsupported = test)]
@@ -284,6 +289,53 @@ fn stats(d: &mut Dispatcher, id: u64) -> Graph {
         Reply::Result { value, .. } => value,
         other => panic!("{other:?}"),
     }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn a_warm_up_runs_in_a_realm_of_its_own_and_leaves_none() {
+    let mut d = Dispatcher::default();
+    assert!(matches!(
+        one(&mut d, "{ v: 1, type: 'create', id: 1, realm: 1 }"),
+        Reply::Result { id: 1, .. }
+    ));
+    // An error here (the warm-up script threw, or its realm failed) fails the test.
+    match one(&mut d, "{ v: 1, type: 'warm', id: 2 }") {
+        Reply::Result { id: 2, value } => assert_eq!(value.root, Value::Undefined),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(number_at(&stats(&mut d, 3), "realms"), 1.0);
+    match one(
+        &mut d,
+        "{ v: 1, type: 'eval', id: 4, realm: 1, source: 'typeof warm + typeof Row' }",
+    ) {
+        Reply::Result { id: 4, value } => assert_eq!(
+            value.root,
+            Value::String(isolated_realm::value::Text::Utf8(
+                "undefinedundefined".into()
+            ))
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn the_warm_up_script_does_what_a_card_does() {
+    let mut realm = Realm::new(RealmOptions::default(), None).expect("realm");
+    realm
+        .eval(isolated_realm::protocol::WARM_UP, &EvalOptions::default())
+        .expect("warm-up script");
+    let out = realm
+        .eval(
+            "JSON.stringify(warm({ title: 'x', fields: { b: 'y', a: 2 }, list: [0, 1] }))",
+            &EvalOptions::default(),
+        )
+        .expect("warm");
+    assert_eq!(
+        out.root,
+        Value::String(isolated_realm::value::Text::Utf8(
+            r#"{"title":"X","n":4,"list":[1],"ok":[true,null,null,1.5],"when":"1970-01-01T00:00:00.000Z","seen":{}}"#.into()
+        ))
+    );
 }
 
 #[wasm_bindgen_test(unsupported = test)]

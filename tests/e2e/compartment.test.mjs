@@ -376,32 +376,113 @@ test('main-thread JS stays small', async () => {
   assert.ok(gz <= 10 * 1024, `${gz} bytes gzipped`);
 });
 
-test('a compartment worker starts from one script: it fetches no module of its own', async () => {
-  // A page of its own, in a context of its own, that loads only the client: whatever
-  // script it fetches besides the client's is the worker's.
+/** Runs `fn` in a page of its own, in a browser context of its own: nothing compiled yet. */
+async function inFreshPage(fn, onContext) {
   const context = await h.browser.newContext();
-  const paths = [];
-  context.on('request', (r) => paths.push(new URL(r.url()).pathname));
   try {
+    onContext?.(context);
     const p = await context.newPage();
     await p.goto(`${h.origin}/pkg/package.json`);
-    const answer = await p.evaluate(async () => {
-      const { Compartment } = await import('/pkg/index.js');
-      const c = await Compartment.create({ principal: 'one-script' });
-      try {
-        return await c.eval('40 + 2');
-      } finally {
-        c.terminate();
-      }
-    });
-    assert.equal(answer, 42);
-    const scripts = paths.filter((x) => x.endsWith('.js'));
-    assert.ok(scripts.includes('/pkg/worker.js'), scripts.join(', '));
-    // The glue and its snippets are inside worker.js; the page fetched only the client.
-    assert.deepEqual(scripts.filter((x) => !['/pkg/index.js', '/pkg/client.js', '/pkg/errors.js', '/pkg/worker.js'].includes(x)), []);
+    return await p.evaluate(fn);
   } finally {
     await context.close();
   }
+}
+
+test('a compartment worker starts from one script: it fetches no module of its own', async () => {
+  // The page loads only the client: whatever script it fetches besides is the worker's.
+  const paths = [];
+  const answer = await inFreshPage(async () => {
+    const { Compartment } = await import('/pkg/index.js');
+    const c = await Compartment.create({ principal: 'one-script' });
+    try {
+      return await c.eval('40 + 2');
+    } finally {
+      c.terminate();
+    }
+  }, (context) => context.on('request', (r) => paths.push(new URL(r.url()).pathname)));
+  assert.equal(answer, 42);
+  const scripts = paths.filter((x) => x.endsWith('.js'));
+  assert.ok(scripts.includes('/pkg/worker.js'), scripts.join(', '));
+  // The glue and its snippets are inside worker.js; the page fetched only the client.
+  assert.deepEqual(scripts.filter((x) => !['/pkg/index.js', '/pkg/client.js', '/pkg/errors.js', '/pkg/worker.js'].includes(x)), []);
+});
+
+test('a new worker gets its first create right after init, without waiting a round trip for ready', async () => {
+  const r = await inFreshPage(async () => {
+    // What the page sends to its workers and hears back, in order.
+    const log = [];
+    const Base = globalThis.Worker;
+    globalThis.Worker = class extends Base {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (e) => log.push(`got ${e.data.type}`));
+      }
+      postMessage(m, ...rest) {
+        log.push(`sent ${m.type}`);
+        return super.postMessage(m, ...rest);
+      }
+    };
+    const { Compartment, CompartmentPool } = await import('/pkg/index.js');
+    const pool = new CompartmentPool();
+    const c = await Compartment.create({ principal: 'pipelined', pool });
+    const first = log.slice();
+    const answer = await c.eval('40 + 2');
+    pool.close();
+    return { first, answer, stats: c.stats() };
+  });
+  assert.deepEqual(r.first, ['sent init', 'sent create', 'got ready', 'got result']);
+  assert.equal(r.answer, 42);
+  assert.equal(r.stats.respawns, 0);
+});
+
+test('pool.warm() starts one worker ahead, and the next compartment adopts it with the warm-up realm gone', async () => {
+  const r = await inFreshPage(async () => {
+    let workers = 0;
+    const Base = globalThis.Worker;
+    globalThis.Worker = class extends Base {
+      constructor(...args) {
+        super(...args);
+        workers++;
+      }
+    };
+    const grab = (x) => x.then(() => 'resolved', (e) => `${e.code} ${e.reason}`);
+    const { Compartment, CompartmentPool } = await import('/pkg/index.js');
+    const pool = new CompartmentPool();
+    const first = pool.warm();
+    const again = pool.warm();
+    const same = first === again;
+    await first;
+    const afterWarm = { workers, workerCount: pool.workerCount };
+    const a = await Compartment.create({ principal: 'warmed', pool });
+    const answer = await a.eval('typeof warm + typeof Row + (40 + 2)');
+    const adopted = { workers, workerCount: pool.workerCount, stats: await pool.workerStats() };
+    // The spare went to `warmed`: warming again starts another one.
+    await pool.warm();
+    const rewarmed = { workers, workerCount: pool.workerCount };
+    const b = await Compartment.create({ principal: 'second', pool });
+    const second = { answer: await b.eval('1 + 1'), workers, workerCount: pool.workerCount };
+    // At maxWorkers there is no room for a spare: warm() only compiles.
+    const full = new CompartmentPool({ maxWorkers: 1 });
+    await Compartment.create({ principal: 'only', pool: full });
+    const fullWarm = await grab(full.warm());
+    const fullCount = full.workerCount;
+    full.close();
+    pool.close();
+    return { same, afterWarm, answer, adopted, rewarmed, second, fullWarm, fullCount, closed: await grab(pool.warm()) };
+  });
+  assert.equal(r.same, true);
+  assert.deepEqual(r.afterWarm, { workers: 1, workerCount: 1 });
+  // The warm-up's globals were in a realm of their own, disposed before the adoption.
+  assert.equal(r.answer, 'undefinedundefined42');
+  assert.equal(r.adopted.workers, 1, 'the compartment adopted the warmed worker');
+  assert.equal(r.adopted.workerCount, 1);
+  assert.deepEqual(r.adopted.stats.map((s) => [s.principal, s.realms]), [['warmed', 1]]);
+  assert.deepEqual(r.rewarmed, { workers: 2, workerCount: 2 });
+  assert.deepEqual(r.second, { answer: 2, workers: 2, workerCount: 2 });
+  assert.equal(r.fullWarm, 'resolved');
+  assert.equal(r.fullCount, 1);
+  assert.equal(r.closed, 'SANDBOX_TERMINATED requested');
 });
 
 test('no request ever left for another origin', () => {

@@ -1179,6 +1179,7 @@ fn message(input: &mut Input<'_>, seen: &mut Seen) -> Graph {
                 fields.push(("modules", modules));
             }
         }
+        _ if input.below(4) == 0 => fields.push(("type", s("warm"))),
         _ => {
             fields.push(("type", s("dispose")));
             fields.push(("realm", num(realm)));
