@@ -484,7 +484,7 @@ export class CompartmentPool extends EventTarget {
       for (const s of [...this.slots.values()]) {
         if (!s.busy && s.lastUsed < cutoff) s.kill('evicted', `the worker of principal ${s.principal} was idle`);
       }
-      if (this.spare && this.spare.lastUsed < cutoff) this.spare.kill('evicted', 'the spare worker was idle');
+      if (this.spare && !this.spare.busy && this.spare.lastUsed < cutoff) this.spare.kill('evicted', 'the spare worker was idle');
       if (this.slots.size || this.spare) this.#sweepSoon();
     }, Math.min(this.idleTimeoutMs, 10_000));
   }
@@ -497,7 +497,8 @@ export class CompartmentPool extends EventTarget {
   /**
    * Starts a worker ahead of the next compartment, with the engine compiled and a
    * throwaway realm's warm-up run in it: the next `Compartment.create` of a new principal
-   * adopts it and answers at warm-tab speed. Idempotent while that worker waits.
+   * adopts it and answers at warm-tab speed. Idempotent while that worker waits; once it is
+   * adopted, dies or is evicted, the next call starts another.
    */
   warm() {
     if (this.closed) return Promise.reject(fail('SANDBOX_TERMINATED', 'the pool was closed', { reason: 'requested' }));
@@ -513,8 +514,19 @@ export class CompartmentPool extends EventTarget {
       this.#sweepSoon();
     }
     // The worker runs a short script of its own in a throwaway realm (protocol.rs, WARM_UP).
+    // A create that adopts the spare meanwhile waits behind it: the deadline is init's, so a
+    // slow device's warm-up does not get that compartment's worker killed.
     const spare = this.spare;
-    spare.warmed ??= spare.request({ type: 'warm' }, null, DEFAULT_TIMEOUT_MS).then(() => undefined);
+    if (!spare.warmed) {
+      spare.warmed = spare.request({ type: 'warm' }, null, DEFAULT_TIMEOUT_MS * 5).then(() => {
+        spare.lastUsed = now();
+      }, (e) => {
+        spare.warmed = null;
+        throw e;
+      });
+      // Fire and forget is fine: a failed warm-up is reported only to those who await it.
+      spare.warmed.catch(() => {});
+    }
     return spare.warmed;
   }
 

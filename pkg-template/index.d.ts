@@ -170,9 +170,12 @@ export class CompartmentPool extends EventTarget {
   realmChanged(event: { type: string; url: string }): Promise<string[]>;
   /**
    * Starts a worker ahead, with the engine compiled and a throwaway realm's warm-up run in
-   * it; the next Compartment.create of a new principal adopts it. Idempotent until then; at
-   * maxWorkers it only compiles the engine. Rejects with SANDBOX_TERMINATED (reason
-   * 'requested' on a closed pool, 'crashed' if the engine cannot be compiled or started).
+   * it; the next Compartment.create of a new principal adopts it. Idempotent while that
+   * worker waits; once it is adopted, dies or is evicted, the next call starts another. At
+   * maxWorkers it only compiles the engine. Rejects with what stopped it, a SandboxError:
+   * SANDBOX_TERMINATED with reason 'requested' on a closed pool, 'crashed' if the engine
+   * cannot be compiled or started, or the reason its worker was killed. Safe to call
+   * without awaiting: a failure is not an unhandled rejection.
    */
   warm(): Promise<void>;
   /** Figures of each live worker: its realms and its module parse cache (a worker that dies while asked is left out). */

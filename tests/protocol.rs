@@ -319,6 +319,30 @@ fn a_warm_up_runs_in_a_realm_of_its_own_and_leaves_none() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
+fn a_warm_up_gives_its_heap_back_when_the_worker_is_idle() {
+    let mut d = Dispatcher::default();
+    // Built first: `msg` evaluates the literal in a realm of its own.
+    let warm = msg("{ v: 1, type: 'warm', id: 1 }");
+    let [stats2, stats3] = [2, 3].map(|id| msg(&format!("{{ v: 1, type: 'stats', id: {id} }}")));
+    isolated_realm::heap::collect();
+    let heap_in = |replies: Vec<Reply>| match &replies[..] {
+        [Reply::Result { value, .. }] => number_at(value, "heapBytes"),
+        other => panic!("{other:?}"),
+    };
+    let before = heap_in(d.handle(&stats2));
+    assert!(matches!(
+        &d.handle(&warm)[..],
+        [Reply::Result { id: 1, .. }]
+    ));
+    assert!(
+        d.idle(),
+        "the warm-up's realm is the heap's garbage: idle collects"
+    );
+    let after = heap_in(d.handle(&stats3));
+    assert!(after <= before * 1.1, "collected: {before} → {after}");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
 fn the_warm_up_script_does_what_a_card_does() {
     let mut realm = Realm::new(RealmOptions::default(), None).expect("realm");
     realm

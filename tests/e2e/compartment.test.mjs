@@ -429,21 +429,32 @@ test('a new worker gets its first create right after init, without waiting a rou
     const first = log.slice();
     const answer = await c.eval('40 + 2');
     pool.close();
-    return { first, answer, stats: c.stats() };
+    // A pool closed before its worker is ready: the create in flight rejects.
+    const early = new CompartmentPool();
+    const creating = Compartment.create({ principal: 'closed-early', pool: early });
+    early.close();
+    const closed = await creating.then(() => 'created', (e) => `${e.code} ${e.reason}`);
+    return { first, answer, stats: c.stats(), closed };
   });
   assert.deepEqual(r.first, ['sent init', 'sent create', 'got ready', 'got result']);
   assert.equal(r.answer, 42);
   assert.equal(r.stats.respawns, 0);
+  assert.equal(r.closed, 'SANDBOX_TERMINATED requested');
 });
 
 test('pool.warm() starts one worker ahead, and the next compartment adopts it with the warm-up realm gone', async () => {
   const r = await inFreshPage(async () => {
     let workers = 0;
+    const sent = [];
     const Base = globalThis.Worker;
     globalThis.Worker = class extends Base {
       constructor(...args) {
         super(...args);
         workers++;
+      }
+      postMessage(m, ...rest) {
+        sent.push(m.type);
+        return super.postMessage(m, ...rest);
       }
     };
     const grab = (x) => x.then(() => 'resolved', (e) => `${e.code} ${e.reason}`);
@@ -453,7 +464,7 @@ test('pool.warm() starts one worker ahead, and the next compartment adopts it wi
     const again = pool.warm();
     const same = first === again;
     await first;
-    const afterWarm = { workers, workerCount: pool.workerCount };
+    const afterWarm = { workers, workerCount: pool.workerCount, sent: sent.slice() };
     const a = await Compartment.create({ principal: 'warmed', pool });
     const answer = await a.eval('typeof warm + typeof Row + (40 + 2)');
     const adopted = { workers, workerCount: pool.workerCount, stats: await pool.workerStats() };
@@ -462,6 +473,11 @@ test('pool.warm() starts one worker ahead, and the next compartment adopts it wi
     const rewarmed = { workers, workerCount: pool.workerCount };
     const b = await Compartment.create({ principal: 'second', pool });
     const second = { answer: await b.eval('1 + 1'), workers, workerCount: pool.workerCount };
+    // A create that adopts the worker while its warm-up runs waits behind it.
+    const warming = pool.warm();
+    const c = await Compartment.create({ principal: 'while-warming', pool });
+    await warming;
+    const queued = { answer: await c.eval('2 + 3'), workers, sent: sent.slice(-4) };
     // At maxWorkers there is no room for a spare: warm() only compiles.
     const full = new CompartmentPool({ maxWorkers: 1 });
     await Compartment.create({ principal: 'only', pool: full });
@@ -469,10 +485,10 @@ test('pool.warm() starts one worker ahead, and the next compartment adopts it wi
     const fullCount = full.workerCount;
     full.close();
     pool.close();
-    return { same, afterWarm, answer, adopted, rewarmed, second, fullWarm, fullCount, closed: await grab(pool.warm()) };
+    return { same, afterWarm, answer, adopted, rewarmed, second, queued, fullWarm, fullCount, closed: await grab(pool.warm()) };
   });
   assert.equal(r.same, true);
-  assert.deepEqual(r.afterWarm, { workers: 1, workerCount: 1 });
+  assert.deepEqual(r.afterWarm, { workers: 1, workerCount: 1, sent: ['init', 'warm'] });
   // The warm-up's globals were in a realm of their own, disposed before the adoption.
   assert.equal(r.answer, 'undefinedundefined42');
   assert.equal(r.adopted.workers, 1, 'the compartment adopted the warmed worker');
@@ -480,6 +496,7 @@ test('pool.warm() starts one worker ahead, and the next compartment adopts it wi
   assert.deepEqual(r.adopted.stats.map((s) => [s.principal, s.realms]), [['warmed', 1]]);
   assert.deepEqual(r.rewarmed, { workers: 2, workerCount: 2 });
   assert.deepEqual(r.second, { answer: 2, workers: 2, workerCount: 2 });
+  assert.deepEqual(r.queued, { answer: 5, workers: 3, sent: ['init', 'warm', 'create', 'eval'] });
   assert.equal(r.fullWarm, 'resolved');
   assert.equal(r.fullCount, 1);
   assert.equal(r.closed, 'SANDBOX_TERMINATED requested');
