@@ -218,7 +218,9 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM
 const context = await browser.newContext();
 const pageErrors = [];
 const external = [];
-context.on('request', (r) => { if (!r.url().startsWith(origin)) external.push(r.url()); });
+/** Records every request of `ctx` that leaves `at`: the report lists them. */
+const watch = (ctx, at = origin) => ctx.on('request', (r) => { if (!r.url().startsWith(at)) external.push(r.url()); });
+watch(context);
 
 async function openPage(ctx = context, at = origin) {
   const page = await ctx.newPage();
@@ -245,7 +247,7 @@ try {
     for (let rep = 0; rep < COLD_TABS; rep++) {
       for (const kind of ENGINES) {
         const ctx = await browser.newContext();
-        ctx.on('request', (r) => { if (!r.url().startsWith(origin)) external.push(r.url()); });
+        watch(ctx);
         const page = await openPage(ctx);
         if (rep === 0 && kind === 'realm') raw.pageEval = await page.evaluate(() => bench.pageEval);
         const fresh = await page.evaluate((k) => bench.coldStart(k, false), kind);
@@ -266,7 +268,7 @@ try {
     raw.coldStart.warmed = { warmMs: [], ms: [], values: [] };
     for (let rep = 0; rep < COLD_TABS; rep++) {
       const ctx = await browser.newContext();
-      ctx.on('request', (r) => { if (!r.url().startsWith(origin)) external.push(r.url()); });
+      watch(ctx);
       const page = await openPage(ctx);
       const w = await page.evaluate(() => bench.warmedStart());
       raw.coldStart.warmed.warmMs.push(w.warmMs);
@@ -287,7 +289,7 @@ try {
     const profileDir = mkdtempSync(join(os.tmpdir(), 'isolated-realm-bench-'));
     const profile = await chromium.launchPersistentContext(profileDir, { executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     try {
-      profile.on('request', (r) => { if (!r.url().startsWith(cachingOrigin)) external.push(r.url()); });
+      watch(profile, cachingOrigin);
       const first = await openPage(profile, cachingOrigin);
       await first.evaluate(() => bench.prime(['fib', 'card', 'json', 'text']));
       await first.waitForTimeout(3000);
@@ -365,7 +367,7 @@ try {
     const unpaced = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...UNPACED_ARGS] });
     try {
       const uctx = await unpaced.newContext();
-      uctx.on('request', (r) => { if (!r.url().startsWith(origin)) external.push(r.url()); });
+      watch(uctx);
       const upage = await openPage(uctx);
       await upage.bringToFront();
       raw.frameGapUnpaced = { idle: [], loop: [], regex: [] };

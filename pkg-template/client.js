@@ -502,21 +502,16 @@ export class CompartmentPool extends EventTarget {
    */
   warm() {
     if (this.closed) return Promise.reject(fail('SANDBOX_TERMINATED', 'the pool was closed', { reason: 'requested' }));
-    if (!this.spare || this.spare.dead) {
-      this.spare = null;
+    const spare = this.#startSpare();
+    if (!spare) {
       // No room for another worker: the engine is at least compiled.
-      if (this.slots.size + 1 > this.maxWorkers) {
-        return this.module().then(() => undefined, (e) => {
-          throw fail('SANDBOX_TERMINATED', `the engine could not be compiled: ${e && e.message}`, { reason: 'crashed' });
-        });
-      }
-      this.spare = new Slot(this, null);
-      this.#sweepSoon();
+      return this.module().then(() => undefined, (e) => {
+        throw fail('SANDBOX_TERMINATED', `the engine could not be compiled: ${e && e.message}`, { reason: 'crashed' });
+      });
     }
     // The worker runs a short script of its own in a throwaway realm (protocol.rs, WARM_UP).
     // A create that adopts the spare meanwhile waits behind it: the deadline is init's, so a
     // slow device's warm-up does not get that compartment's worker killed.
-    const spare = this.spare;
     if (!spare.warmed) {
       spare.warmed = spare.request({ type: 'warm' }, null, DEFAULT_TIMEOUT_MS * 5).then(() => {
         spare.lastUsed = now();
@@ -532,10 +527,16 @@ export class CompartmentPool extends EventTarget {
 
   // After a kill a respawn is likely: start a worker ahead.
   prepareSpare() {
-    if (!this.spareAfterKill || this.closed || this.spare) return;
-    if (this.slots.size + 1 > this.maxWorkers) return;
+    if (this.spareAfterKill && !this.closed) this.#startSpare();
+  }
+
+  /** The spare worker, started now if there is none; null when the pool is full. */
+  #startSpare() {
+    if (this.spare) return this.spare; // a dead one has already left (`forget`)
+    if (this.slots.size + 1 > this.maxWorkers) return null;
     this.spare = new Slot(this, null);
     this.#sweepSoon();
+    return this.spare;
   }
 
   emit(type, detail) {
