@@ -36,8 +36,9 @@ fi
 
 # esbuild's launcher needs its platform package (an optional dependency): ask it to run.
 if [ ! -d tools/node_modules/terser ] || ! tools/node_modules/.bin/esbuild --version >/dev/null 2>&1 \
+  || ! tools/node_modules/.bin/wasm-opt --version >/dev/null 2>&1 \
   || [ tools/package-lock.json -nt tools/node_modules/.package-lock.json ]; then
-  say "installing the build tools (terser, esbuild)"
+  say "installing the build tools (terser, esbuild, binaryen)"
   (cd tools && npm ci --no-audit --no-fund --silent)
 fi
 
