@@ -6,6 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 target_dir=${CARGO_TARGET_DIR:-target}
+# The build tools (tools/package.json) only: a checkout from before one was added has the others.
+if [ ! -x tools/node_modules/.bin/terser ] || [ ! -x tools/node_modules/.bin/esbuild ] \
+  || [ ! -x tools/node_modules/.bin/wasm-opt ] || [ tools/package-lock.json -nt tools/node_modules/.package-lock.json ]; then
+  (cd tools && npm ci --no-audit --no-fund --silent)
+fi
 cargo build --release --target wasm32-unknown-unknown
 # The same crate optimised for size (Cargo.toml's release-small profile), shipped beside it.
 cargo build --profile release-small --target wasm32-unknown-unknown
@@ -23,20 +28,18 @@ if ! cmp -s "$small/isolated_realm.js" pkg/isolated_realm.js; then
   exit 1
 fi
 cp "$small/isolated_realm_bg.wasm" pkg/isolated_realm_small_bg.wasm
-[ -x tools/node_modules/.bin/terser ] && [ -x tools/node_modules/.bin/esbuild ] && [ -x tools/node_modules/.bin/wasm-opt ] \
-  || ./scripts/setup.sh
 # binaryen's -O3 over the default build: guest code up to 9 % faster in Chromium (README,
 # "Build profile"). A function with one caller is inlined only up to 100 instructions: with
-# no cap, fib ran 6 % faster but a fresh tab's first compartment started 35 ms later (V8
+# no cap, fib ran 6 % faster but a fresh tab's first compartment started 25-38 ms later (V8
 # compiles each function whole on its first call). Not over the small build: it grows that
 # gzipped, past the 1.5 MB target. It takes about a minute, so its output is kept by its
 # input's hash.
 opt_flags="-O3 --one-caller-inline-max-function-size=100 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue --enable-reference-types"
-opt_key=$( (sha256sum pkg/isolated_realm_bg.wasm; echo "$opt_flags"; tools/node_modules/.bin/wasm-opt --version) | sha256sum | cut -c1-32)
+opt_key=$( (sha256sum pkg/isolated_realm_bg.wasm; echo "$opt_flags"; cat tools/node_modules/binaryen/package.json) | sha256sum | cut -c1-32)
 opt_cache="$target_dir/wasm-opt/$opt_key.wasm"
 if [ ! -f "$opt_cache" ]; then
   mkdir -p "$target_dir/wasm-opt"
-  rm -f "$target_dir"/wasm-opt/*.wasm
+  rm -f "$target_dir"/wasm-opt/*.wasm "$target_dir"/wasm-opt/*.tmp
   # shellcheck disable=SC2086 # the flags are words
   tools/node_modules/.bin/wasm-opt $opt_flags pkg/isolated_realm_bg.wasm -o "$opt_cache.tmp"
   mv "$opt_cache.tmp" "$opt_cache"

@@ -279,11 +279,11 @@ async function boundary(bytes, n, runs) {
   // this machine's speed drifts by tens of percent within a run, and the target is their ratio.
   const via = { realm: undefined, 'realm-worker:structuredClone': 'structuredClone', 'realm-worker:json': 'json' };
   for (const key of Object.keys(via)) out[key] = { samples: [], values: [], error: null };
-  for (const how of Object.values(via)) {
+  for (const [key, how] of Object.entries(via)) {
     try {
       await engines.realm.boundary(bytes, n, how);
-    } catch {
-      // The timed runs below record it.
+    } catch (err) {
+      out[key].error = `${err.code || ''} ${err.message}`.trim();
     }
   }
   for (let i = 0; i < runs; i++) {
