@@ -6,9 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 target_dir=${CARGO_TARGET_DIR:-target}
-# The build tools (tools/package.json) only: a checkout from before one was added has the others.
-if [ ! -x tools/node_modules/.bin/terser ] || [ ! -x tools/node_modules/.bin/esbuild ] \
-  || [ ! -x tools/node_modules/.bin/wasm-opt ] || [ tools/package-lock.json -nt tools/node_modules/.package-lock.json ]; then
+# The build tools (tools/package.json): terser, esbuild, binaryen. esbuild's launcher needs
+# its platform package (an optional dependency): ask it to run.
+if [ ! -d tools/node_modules/terser ] || ! tools/node_modules/.bin/esbuild --version >/dev/null 2>&1 \
+  || ! tools/node_modules/.bin/wasm-opt --version >/dev/null 2>&1 \
+  || [ tools/package-lock.json -nt tools/node_modules/.package-lock.json ]; then
+  echo "[build-pkg] installing the build tools (terser, esbuild, binaryen)"
   (cd tools && npm ci --no-audit --no-fund --silent)
 fi
 cargo build --release --target wasm32-unknown-unknown

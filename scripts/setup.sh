@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the demo and the tests need, skipping what is already present:
 # the wasm32 target, wasm-pack, wasm-bindgen-cli at the Cargo.lock version, Debian's
-# chromium + chromedriver, the build tools and e2e npm packages, and our patched Boa source.
+# chromium + chromedriver, the e2e npm packages, and our patched Boa source. The build
+# tools (tools/) are build-pkg.sh's own: it installs them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -32,14 +33,6 @@ fi
 if [ ! -d tests/e2e/node_modules/playwright-core ] || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; then
   say "installing e2e packages"
   (cd tests/e2e && npm ci --no-audit --no-fund --silent)
-fi
-
-# esbuild's launcher needs its platform package (an optional dependency): ask it to run.
-if [ ! -d tools/node_modules/terser ] || ! tools/node_modules/.bin/esbuild --version >/dev/null 2>&1 \
-  || ! tools/node_modules/.bin/wasm-opt --version >/dev/null 2>&1 \
-  || [ tools/package-lock.json -nt tools/node_modules/.package-lock.json ]; then
-  say "installing the build tools (terser, esbuild, binaryen)"
-  (cd tools && npm ci --no-audit --no-fund --silent)
 fi
 
 if [ ! -d tests/vite-app/node_modules/vite ] || [ tests/vite-app/package-lock.json -nt tests/vite-app/node_modules/.package-lock.json ]; then
