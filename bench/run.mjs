@@ -2,7 +2,7 @@
 // isolated-realm benchmark: one command, one run, every engine.
 //
 //   npm ci --prefix bench      # once: playwright-core and quickjs-emscripten
-//   node bench/run.mjs         # ~3-5 minutes on 2 cores
+//   node bench/run.mjs         # ~5-6 minutes on 2 cores
 //   BENCH_ONLY=cards node bench/run.mjs   # only the cards section (results/only-cards.*)
 //
 // Measures the same workloads (same source text, results checked to agree) in
@@ -35,6 +35,9 @@ const want = (section) => !ONLY || ONLY.includes(section);
 // BENCH_WASM=small measures the package's size-optimised build (SMALL_WASM_URL) in place of
 // the default one, and writes results/latest-small.* (or only-<sections>-small.*).
 const BUILD = process.env.BENCH_WASM ?? 'fast';
+// Fresh tabs per engine for each throughput row, their samples pooled: V8's tiering differs
+// from tab to tab (QuickJS's fib(27): 24 ms on some fresh tabs, 31 ms on others).
+const TABS = Number(process.env.BENCH_TABS) || 2;
 const WASM_FILE = { fast: 'isolated_realm_bg.wasm', small: 'isolated_realm_small_bg.wasm' }[BUILD];
 const CHROMIUM_ARGS = [
   '--no-sandbox', '--headless', '--disable-gpu', '--disable-dev-shm-usage',
@@ -313,42 +316,70 @@ try {
       rmSync(profileDir, { recursive: true, force: true });
     }
 
-    // Every throughput row below gets engines of its own, on a fresh tab: its wasm compiled
-    // anew, so the code V8 tiers up is shaped by that row's work alone. On one shared tab,
-    // what ran before decided it (V8 shares a module's optimised code between the workers
-    // it is posted to): QuickJS's fib(27) took 24 ms on a fresh tab and 30 ms after the
-    // new-realm rows, even in new workers, and 45 ms in some full runs.
-    const inFreshTab = async (what) => {
+    // Every throughput row below runs each engine on a fresh tab of its own: its wasm
+    // compiled anew, so the code V8 tiers up is shaped by that row's work in that engine
+    // alone. On one shared tab, what ran before decided it (V8 shares a module's optimised
+    // code between the workers it is posted to): QuickJS's fib(27) took 24 ms on a fresh tab
+    // and 30 ms after the new-realm rows, even in new workers, and 45 ms in some full runs.
+    // The Realm and the Compartment load the same wasm, so they too get a tab each.
+    raw.init = {};
+    const inFreshTab = async (what, kinds) => {
       const ctx = await browser.newContext();
       watch(ctx);
       try {
         const tab = await openPage(ctx);
-        const ready = await tab.evaluate(() => bench.setupEngines());
-        raw.init ??= ready;
+        Object.assign(raw.init, await tab.evaluate((k) => bench.setupEngines(k), kinds));
         return await tab.evaluate(what.fn, what.arg);
       } finally {
         await ctx.close();
       }
     };
+    /** Two results of one engine as one: their samples (every array) pooled, the first error kept. */
+    const pool = (a, b) => {
+      const out = { ...a };
+      for (const [key, v] of Object.entries(b)) {
+        if (Array.isArray(v) && Array.isArray(a[key])) out[key] = [...a[key], ...v];
+        else if (['error', 'capped', 'note'].includes(key)) out[key] = a[key] || v;
+      }
+      return out;
+    };
+    /**
+     * `what` run on TABS fresh tabs per engine of `kinds`, one engine to a tab; each engine's
+     * results pooled over its tabs. The engines take turns, from a different one each round.
+     */
+    const perEngine = async (what, kinds = ENGINES) => {
+      const out = {};
+      for (let round = 0; round < TABS; round++) {
+        const at = round % kinds.length;
+        for (const kind of [...kinds.slice(at), ...kinds.slice(0, at)]) {
+          for (const [key, r] of Object.entries(await inFreshTab(what, [kind]))) out[key] = out[key] ? pool(out[key], r) : r;
+        }
+      }
+      // In ENGINES order, as the tables read them.
+      const rank = (k) => (ENGINES.includes(k) ? ENGINES.indexOf(k) : ENGINES.length);
+      return Object.fromEntries(Object.keys(out).sort((a, b) => rank(a) - rank(b)).map((k) => [k, out[k]]));
+    };
+    const REALM_KINDS = ['realm', 'compartment', 'quickjs'];
 
-    raw.newRealm = await inFreshTab({ fn: () => bench.newRealm(10, 20, false) });
+    raw.newRealm = await perEngine({ fn: () => bench.newRealm(10, 20, false) }, REALM_KINDS);
     log('engines ready:', JSON.stringify(raw.init));
-    log(`new realm: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealm[k].samples))} (dispose ${fmtMs(median(raw.newRealm[k].dispose))})`).join(', ')}`);
-    raw.newRealmEval = await inFreshTab({ fn: () => bench.newRealm(10, 20, true) });
-    log(`new realm + first eval: ${['realm', 'compartment', 'quickjs'].map((k) => `${k} ${fmtMs(median(raw.newRealmEval[k].samples))}`).join(', ')}`);
+    log(`new realm: ${REALM_KINDS.map((k) => `${k} ${fmtMs(median(raw.newRealm[k].samples))} (dispose ${fmtMs(median(raw.newRealm[k].dispose))})`).join(', ')}`);
+    raw.newRealmEval = await perEngine({ fn: () => bench.newRealm(10, 20, true) }, REALM_KINDS);
+    log(`new realm + first eval: ${REALM_KINDS.map((k) => `${k} ${fmtMs(median(raw.newRealmEval[k].samples))}`).join(', ')}`);
 
     raw.workloads = {};
     for (const [name] of WORKLOADS) {
-      raw.workloads[name] = await inFreshTab({ fn: (n) => bench.workload(n), arg: name });
+      raw.workloads[name] = await perEngine({ fn: (n) => bench.workload(n), arg: name });
       log(`${name}: ${ENGINES.map((k) => `${k} ${raw.workloads[name][k].capped ? '> cap' : fmtMs(median(raw.workloads[name][k].samples))}`).join(', ')}`);
     }
 
-    raw.calls = await inFreshTab({ fn: () => bench.smallCalls(10_000, 5) });
+    raw.calls = await perEngine({ fn: () => bench.smallCalls(10_000, 5) });
     log(`10k calls: ${ENGINES.map((k) => `${k} ${fmtMs(median(raw.calls[k].samples))}`).join(', ')}`);
 
     raw.boundary = {};
     for (const bytes of [1_000, 100_000]) {
-      raw.boundary[bytes] = await inFreshTab({ fn: (b) => bench.boundary(b, 200, 5), arg: bytes });
+      // The Realm's tab also times its baselines, in its worker (page.js, `boundary`).
+      raw.boundary[bytes] = await perEngine({ fn: (b) => bench.boundary(b, 200, 5), arg: bytes });
       log(`boundary ${bytes / 1000} KB ×200: ${Object.keys(raw.boundary[bytes]).map((k) => `${k} ${fmtMs(median(raw.boundary[bytes][k].samples))}`).join(', ')}`);
     }
 
@@ -400,22 +431,27 @@ try {
   }
 
   // Cards: the card runtime and one card module in each engine (bench/README.md, "Cards"),
-  // on a page of its own, one engine at a time.
+  // each engine on a fresh tab of its own, for the reason the throughput rows are.
   // A failure here is reported under the cards table; it does not void the main section.
   if (want('cards')) {
     raw.cards = { sizes: CARD_SIZES, dispatches: CARD_DISPATCHES };
     try {
-      const page = await openPage();
-      raw.pageEval ??= await page.evaluate(() => bench.pageEval);
       for (const kind of CARD_ENGINES) {
-        const r = await page.evaluate(([k, o]) => bench.cards(k, o), [kind, { sizes: CARD_SIZES, runs: 5, dispatches: CARD_DISPATCHES }]);
-        raw.cards[kind] = r;
-        if (r.error) log(`cards, ${kind}: FAILED: ${r.error}`);
-        else {
-          log(`cards, ${kind}: ${CARD_SIZES.map((n) => `renderMany(${n}) ${fmtMs(median(r.sizes[n].many))}, ${n} × render ${fmtMs(median(r.sizes[n].each))}`).join('; ')}; dispatch ${fmtMs(median(r.dispatch.samples))}`);
+        const ctx = await browser.newContext();
+        watch(ctx);
+        try {
+          const page = await openPage(ctx);
+          raw.pageEval ??= await page.evaluate(() => bench.pageEval);
+          const r = await page.evaluate(([k, o]) => bench.cards(k, o), [kind, { sizes: CARD_SIZES, runs: 5, dispatches: CARD_DISPATCHES }]);
+          raw.cards[kind] = r;
+          if (r.error) log(`cards, ${kind}: FAILED: ${r.error}`);
+          else {
+            log(`cards, ${kind}: ${CARD_SIZES.map((n) => `renderMany(${n}) ${fmtMs(median(r.sizes[n].many))}, ${n} × render ${fmtMs(median(r.sizes[n].each))}, paint ${fmtMs(median(r.sizes[n].paint))}`).join('; ')}; dispatch ${fmtMs(median(r.dispatch.samples))}`);
+          }
+        } finally {
+          await ctx.close();
         }
       }
-      await page.close();
     } catch (e) {
       raw.cards.fatal = String(e && e.stack || e);
       console.error('bench: the cards section failed:', e);
@@ -633,8 +669,10 @@ if (!R.fatal && want('cards') && R.cards.fatal) {
   const cardRow = (what, unit, pick, agreeText, note) => {
     cardRows.push({ what, unit, ...Object.fromEntries(CARD_ENGINES.map((k) => [k, per(k, pick)])), agree: agreeText, note });
   };
-  const agreeSize = {};
+  const agreeSize = {}, agreeShown = {};
   for (const n of CARD_SIZES) {
+    // What the N mounted cards show (text and element counts), every repetition: one output.
+    agreeShown[n] = agree(`cards: first paint of ${n}`, Object.fromEntries(CARD_ENGINES.filter(ok).map((k) => [k, C[k].sizes[n].shown])));
     // Every engine, both ways (renderMany and N single renders), every repetition: one output.
     agreeSize[n] = agree(`cards: ${n} embedded renders`, Object.fromEntries(CARD_ENGINES.filter(ok).map((k) => [k, C[k].sizes[n].values])));
   }
@@ -647,6 +685,12 @@ if (!R.fatal && want('cards') && R.cards.fatal) {
     cardRow(`${n} × render(id, 'embedded'): ${n} round trips`, 'ms', (c) => median(c.sizes[n].each), agreeSize[n], `${nRuns(n)}; sequential awaits (the per-card design)`);
     cardRow('↳ per card', 'us', (c) => median(c.sizes[n].each) / n, agreeSize[n], '');
     cardRow(`${n} round trips ÷ renderMany, N = ${n}`, 'x', (c) => median(c.sizes[n].each) / median(c.sizes[n].many), '—', 'per engine: what batching saves');
+  }
+  for (const n of CARD_SIZES) {
+    cardRow(`first paint: ${n} cards on screen`, 'ms', (c) => median(c.sizes[n].paint), agreeShown[n],
+      `${nRuns(n)}; renderMany(${n}), then mountCard (isolated-realm/cards) for each render, to the end of the frame that shows them (60 Hz frames: up to 16.7 ms of that is waiting for the frame)`);
+    cardRow(`↳ of which mountCard × ${n}`, 'ms', (c) => median(c.sizes[n].mount), agreeShown[n], 'the host shim on the page, synchronous: the same code on the same trees for every engine, so no ratios (its spread is the page\'s JIT, tab to tab)');
+    cardRows.at(-1).noRatio = true;
   }
   const [n1, n2] = CARD_SIZES;
   cardRow(`scaling, renderMany: N = ${n2} ÷ N = ${n1}`, 'x', (c) => median(c.sizes[n2].many) / median(c.sizes[n1].many), '—', `${n2 / n1}.00× is linear (O(N))`);
@@ -756,7 +800,7 @@ if (cardRows.length) {
   md.push('| cards | Compartment (page) | Realm (worker) | QuickJS (worker) | V8 (worker) | Comp. ÷ V8 | Comp. ÷ QuickJS | agree | notes |');
   md.push('|---|---:|---:|---:|---:|---:|---:|---|---|');
   for (const r of cardRows) {
-    const rat = (a, b) => (r.unit === 'x' ? '—' : fmtRatio(a, b));
+    const rat = (a, b) => (r.unit === 'x' || r.noRatio ? '—' : fmtRatio(a, b));
     md.push(`| ${r.what} | ${CARD_ENGINES.map((k) => cardCell(r[k], r.unit)).join(' | ')} | ${rat(r.compartment, r.v8)} | ${rat(r.compartment, r.quickjs)} | ${r.agree} | ${r.note ?? ''} |`);
   }
 }

@@ -5,6 +5,7 @@
 //   quickjs     quickjs-emscripten release-sync in a dedicated worker (worker-quickjs.js)
 //   v8          the same workloads as a native module in a dedicated worker (worker-v8.js)
 import { Compartment, CompartmentPool, SMALL_WASM_URL } from '/pkg/index.js';
+import { mountCard } from '/pkg/cards.js';
 import * as W from '/workloads.mjs';
 
 // Proof that the CSP is in force on this page: string compilation is refused.
@@ -182,11 +183,15 @@ class CompartmentEngine {
 
 const ENGINES = ['realm', 'compartment', 'quickjs', 'v8'];
 let engines = null;
+/** The engines of `list` that are set up on this tab, in its order. */
+const live = (list = ENGINES) => list.filter((k) => engines[k]);
 
-async function setupEngines() {
+// `kinds`: the engines to set up, all by default. The throughput rows set up one per tab
+// (bench/README.md, "What is measured"); the rows below run whichever are set up.
+async function setupEngines(kinds = ENGINES) {
   engines = {};
   const answers = {};
-  for (const kind of ENGINES) {
+  for (const kind of ENGINES.filter((k) => kinds.includes(k))) {
     engines[kind] = kind === 'compartment' ? new CompartmentEngine() : new WorkerEngine(kind);
     answers[kind] = await engines[kind].init();
   }
@@ -210,7 +215,7 @@ async function prime(names) {
 // none (the warm-up is then the only sample).
 async function workload(name) {
   const out = {};
-  for (const kind of ENGINES) {
+  for (const kind of live()) {
     const e = engines[kind];
     const r = { samples: [], values: [], setup: null, capped: false, error: null };
     out[kind] = r;
@@ -268,13 +273,14 @@ async function repeat(kind, runs, fn) {
 
 async function smallCalls(n, runs) {
   const out = {};
-  for (const kind of ENGINES) out[kind] = await repeat(kind, runs, (e) => e.calls(n));
+  for (const kind of live()) out[kind] = await repeat(kind, runs, (e) => e.calls(n));
   return out;
 }
 
 async function boundary(bytes, n, runs) {
   const out = {};
-  for (const kind of ENGINES) if (kind !== 'realm') out[kind] = await repeat(kind, runs, (e) => e.boundary(bytes, n));
+  for (const kind of live()) if (kind !== 'realm') out[kind] = await repeat(kind, runs, (e) => e.boundary(bytes, n));
+  if (!engines.realm) return out;
   // The sync Realm and its baselines, in the same worker and interleaved sample by sample:
   // this machine's speed drifts by tens of percent within a run, and the target is their ratio.
   const via = { realm: undefined, 'realm-worker:structuredClone': 'structuredClone', 'realm-worker:json': 'json' };
@@ -309,7 +315,7 @@ const REALM_WARMUP_BATCHES = 5;
 
 async function newRealm(batches, per, withEval) {
   const out = {};
-  for (const kind of ['realm', 'compartment', 'quickjs']) {
+  for (const kind of live(['realm', 'compartment', 'quickjs'])) {
     try {
       await engines[kind].newRealm(REALM_WARMUP_BATCHES, per, withEval);
       const { create, dispose } = await engines[kind].newRealm(batches, per, withEval);
@@ -640,10 +646,42 @@ async function cards(kind, { sizes = [100, 200], runs = 5, dispatches = 50 } = {
         const ms = now() - t0;
         return { ms, inWorkerMs: w0 === null ? null : inWorker() - w0, renders };
       };
-      const r = { many: [], manyInWorker: [], each: [], eachInWorker: [], values: [] };
+      // First paint: the N cards on screen. Their renders in one renderMany, each mounted by
+      // the host shim (`mountCard`: a shadow root per card, the tree through `renderTree`'s
+      // sanitiser, the CSS through `sanitizeCss`), and the clock stops once the frame that
+      // shows them is done: a task queued from its requestAnimationFrame callback runs after
+      // the frame's style, layout and paint. Frames are paced at 60 Hz here, so this includes
+      // up to 16.7 ms of waiting for the next frame.
+      const paint = async () => {
+        const stage = document.createElement('div');
+        document.body.append(stage);
+        try {
+          const t0 = now();
+          const renders = await e.renderMany(list);
+          const t1 = now();
+          const views = renders.map((render) => {
+            if (render.error) throw new Error(`renderMany(${n}): ${render.id} failed: ${render.error.message}`);
+            const box = stage.appendChild(document.createElement('div'));
+            return mountCard(box, { id: render.id, format: 'embedded', render });
+          });
+          const mountMs = now() - t1;
+          await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+          const ms = now() - t0;
+          const failed = stage.querySelectorAll('[data-card-error]').length;
+          if (views.length !== n || failed) throw new Error(`first paint of ${n}: ${views.length} cards mounted, ${failed} with an error panel`);
+          // What is on screen, compared across engines: each card's text and element count.
+          const shown = views.map((v) => `${v.contentRoot.querySelectorAll('*').length}:${v.contentRoot.textContent}`);
+          return { ms, mountMs, shown: cardDigest(shown) };
+        } finally {
+          stage.remove();
+        }
+      };
+      const r = { many: [], manyInWorker: [], each: [], eachInWorker: [], paint: [], mount: [], values: [], shown: [] };
+      const w3 = await paint();
+      r.shown.push(w3.shown);
       const w1 = await many();
       const w2 = await each();
-      r.warmupMs = { many: w1.ms, each: w2.ms };
+      r.warmupMs = { many: w1.ms, each: w2.ms, paint: w3.ms };
       r.bytes = JSON.stringify(w1.renders).length;
       r.values.push(cardDigest(w1.renders), cardDigest(w2.renders));
       const slowest = Math.max(w1.ms, w2.ms);
@@ -651,8 +689,12 @@ async function cards(kind, { sizes = [100, 200], runs = 5, dispatches = 50 } = {
       for (let i = 0; i < reps; i++) {
         const a = await many();
         const b = await each();
+        const c = await paint();
         r.many.push(a.ms);
         r.each.push(b.ms);
+        r.paint.push(c.ms);
+        r.mount.push(c.mountMs);
+        r.shown.push(c.shown);
         if (a.inWorkerMs !== null) r.manyInWorker.push(a.inWorkerMs);
         if (b.inWorkerMs !== null) r.eachInWorker.push(b.inWorkerMs);
         r.values.push(cardDigest(a.renders), cardDigest(b.renders));
