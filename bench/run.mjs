@@ -666,8 +666,9 @@ if (!R.fatal && want('cards') && R.cards.fatal) {
   const ok = (k) => C[k] && !C[k].error;
   for (const k of CARD_ENGINES) if (!ok(k)) mismatches.push(`cards in ${k} failed: ${C[k]?.error ?? 'not run'}`);
   const per = (k, pick) => (ok(k) ? pick(C[k]) : null);
-  const cardRow = (what, unit, pick, agreeText, note) => {
-    cardRows.push({ what, unit, ...Object.fromEntries(CARD_ENGINES.map((k) => [k, per(k, pick)])), agree: agreeText, note });
+  // `noRatio`: a row whose columns run the same code, so cross-engine ratios mean nothing.
+  const cardRow = (what, unit, pick, agreeText, note, { noRatio = false } = {}) => {
+    cardRows.push({ what, unit, ...Object.fromEntries(CARD_ENGINES.map((k) => [k, per(k, pick)])), agree: agreeText, note, ...(noRatio && { noRatio }) });
   };
   const agreeSize = {}, agreeShown = {};
   for (const n of CARD_SIZES) {
@@ -689,8 +690,7 @@ if (!R.fatal && want('cards') && R.cards.fatal) {
   for (const n of CARD_SIZES) {
     cardRow(`first paint: ${n} cards on screen`, 'ms', (c) => median(c.sizes[n].paint), agreeShown[n],
       `${nRuns(n)}; renderMany(${n}), then mountCard (isolated-realm/cards) for each render, to the end of the frame that shows them (60 Hz frames: up to 16.7 ms of that is waiting for the frame)`);
-    cardRow(`↳ of which mountCard × ${n}`, 'ms', (c) => median(c.sizes[n].mount), agreeShown[n], 'the host shim on the page, synchronous: the same code on the same trees for every engine, so no ratios (its spread is the page\'s JIT, tab to tab)');
-    cardRows.at(-1).noRatio = true;
+    cardRow(`↳ of which mountCard × ${n}`, 'ms', (c) => median(c.sizes[n].mount), agreeShown[n], 'the host shim on the page, synchronous: the same code on the same trees for every engine, so no ratios (its spread is the page\'s JIT, tab to tab)', { noRatio: true });
   }
   const [n1, n2] = CARD_SIZES;
   cardRow(`scaling, renderMany: N = ${n2} ÷ N = ${n1}`, 'x', (c) => median(c.sizes[n2].many) / median(c.sizes[n1].many), '—', `${n2 / n1}.00× is linear (O(N))`);
