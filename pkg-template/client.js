@@ -137,6 +137,9 @@ function cardError(e) {
   });
 }
 
+// Module imports a batch of cards keeps in flight, well under the default `maxInFlight`.
+const IMPORTS_AT_ONCE = 8;
+
 function typeRef(type) {
   if (type === null || typeof type !== 'object' || typeof type.module !== 'string' || typeof type.name !== 'string') {
     throw invalid('type', 'must be { module: url, name: exportName }');
@@ -759,7 +762,8 @@ export class Compartment extends EventTarget {
 
   #card(op, module, args) {
     const message = { type: 'card', op, args };
-    if (module !== undefined) message.module = module;
+    if (Array.isArray(module)) message.modules = module;
+    else if (module !== undefined) message.module = module;
     return this.#send(message);
   }
 
@@ -774,6 +778,32 @@ export class Compartment extends EventTarget {
     const t = typeRef(instance.type);
     await this.import(t.module);
     return this.#card('load', t.module, [t, instance]);
+  }
+
+  // Many stored cards in one round trip per module and one for the cards. A card that
+  // fails (its module did not import, its class or a link is missing) is an entry
+  // `{ id, error }`; the others load. In order: a card may link to one before it.
+  async loadCards(instances) {
+    if (!Array.isArray(instances)) throw invalid('instances', 'must be an array of serialized cards');
+    const list = instances.map((instance, i) => {
+      if (instance === null || typeof instance !== 'object') throw invalid('instances', `entry ${i} must be a serialized card`);
+      return { ...instance, type: typeRef(instance.type) };
+    });
+    const urls = [...new Set(list.map((c) => c.type.module))];
+    const failed = new Map();
+    for (let i = 0; i < urls.length; i += IMPORTS_AT_ONCE) {
+      const batch = urls.slice(i, i + IMPORTS_AT_ONCE);
+      const settled = await Promise.allSettled(batch.map((url) => this.import(url)));
+      settled.forEach((s, j) => { if (s.status === 'rejected') failed.set(batch[j], s.reason); });
+    }
+    const sent = list.filter((c) => !failed.has(c.type.module));
+    const loaded = sent.length ? await this.#card('loadMany', urls.filter((u) => !failed.has(u)), [sent]) : [];
+    let k = 0;
+    return list.map((c) => {
+      if (failed.has(c.type.module)) return { id: c.id == null ? null : String(c.id), error: failed.get(c.type.module) };
+      const r = loaded[k++];
+      return r.error ? { id: r.id, error: cardError(r.error) } : r;
+    });
   }
 
   render(id, fmt) {

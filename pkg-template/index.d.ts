@@ -253,6 +253,12 @@ export class Compartment extends EventTarget {
   createCard(type: CardTypeRef, data?: { id?: string; attributes?: Record<string, any>; relationships?: Record<string, string | string[] | null> }): Promise<CardInstance>;
   /** The reload path: rebuilds a serialized instance in the sandbox. */
   loadCard(instance: CardInstance): Promise<CardInstance>;
+  /**
+   * Many cards (stored instances, or new ones as `{ type, id?, attributes?, relationships? }`)
+   * in one round trip per module and one for all the cards, in order: a card may link to one
+   * before it. A card that fails yields { id, error } (id null if it had none) and fails nothing else.
+   */
+  loadCards(instances: (Partial<CardInstance> & { type: CardTypeRef })[]): Promise<(CardInstance | { id: string | null; error: SandboxError })[]>;
   render(id: string, format: CardFormat): Promise<CardRender>;
   /** One round trip for many cards; a failing card yields { id, format, error } and fails nothing else. */
   renderMany(list: [string, CardFormat][]): Promise<(CardRender | { id: string; format: CardFormat; error: SandboxError })[]>;

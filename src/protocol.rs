@@ -110,8 +110,9 @@ pub enum Request<'t> {
         realm: u32,
         /// Operation name (see `cards::Op`).
         op: String,
-        /// The card module the operation is about, for create, load and describe.
-        module: Option<String>,
+        /// The card modules the operation is about: `module` (one, for create, load and
+        /// describe) or `modules` (any number, for loadMany) in the message.
+        modules: Vec<String>,
         /// Arguments (root is an array).
         args: Payload<'t>,
     },
@@ -282,6 +283,32 @@ impl<'g> Message<'g> {
         }
     }
 
+    /// A dense array of strings.
+    fn strings(&self, key: &str) -> Result<Vec<String>> {
+        let wrong = || protocol(format!("`{key}` must be an array of strings"));
+        let Some(Value::Object(o)) = self.get(key) else {
+            return Err(wrong());
+        };
+        let Some(Object::Array {
+            length,
+            elements,
+            extra,
+        }) = self.graph.get(*o)
+        else {
+            return Err(wrong());
+        };
+        if !extra.is_empty() || elements.len() != *length as usize {
+            return Err(wrong());
+        }
+        elements
+            .iter()
+            .map(|(_, v)| match v {
+                Value::String(t) => Ok(t.to_lossy()),
+                _ => Err(wrong()),
+            })
+            .collect()
+    }
+
     /// A sub-value as its own graph (sharing the arena).
     fn graph(&self, key: &str) -> Graph {
         Graph {
@@ -399,21 +426,25 @@ pub fn decode_with<'t>(
             }
         }
         "card" => {
-            m.only(&["v", "type", "id", "realm", "op", "module", "args"])
-                .map_err(fail)?;
+            m.only(&[
+                "v", "type", "id", "realm", "op", "module", "modules", "args",
+            ])
+            .map_err(fail)?;
             let args = m.payload("args", payload).map_err(fail)?;
             if !args.is_array() {
                 return Err(fail(protocol("`args` must be an array")));
             }
-            let module = match m.get("module") {
-                None | Some(Value::Undefined) => None,
-                Some(_) => Some(m.string("module").map_err(fail)?),
+            let modules = match (m.get("module"), m.get("modules")) {
+                (None | Some(Value::Undefined), None | Some(Value::Undefined)) => Vec::new(),
+                (Some(_), None | Some(Value::Undefined)) => vec![m.string("module").map_err(fail)?],
+                (None | Some(Value::Undefined), Some(_)) => m.strings("modules").map_err(fail)?,
+                _ => return Err(fail(protocol("give `module` or `modules`, not both"))),
             };
             Request::Card {
                 id: m.int("id", MAX_ID).map_err(fail)?,
                 realm: realm().map_err(fail)?,
                 op: m.string("op").map_err(fail)?,
-                module,
+                modules,
                 args,
             }
         }
@@ -681,13 +712,13 @@ impl Dispatcher {
                 id,
                 realm,
                 op,
-                module,
+                modules,
                 args,
             } => {
-                let module = module.as_deref();
+                let modules: Vec<&str> = modules.iter().map(String::as_str).collect();
                 let result = self.realm(realm).and_then(|r| match &args {
-                    Payload::Graph(g) => r.card(&op, module, g).map(|o| o.map(ToHost::Graph)),
-                    Payload::Tape(t) => r.card_tape(&op, module, t),
+                    Payload::Graph(g) => r.card(&op, &modules, g).map(|o| o.map(ToHost::Graph)),
+                    Payload::Tape(t) => r.card_tape(&op, &modules, t),
                 });
                 self.outcome(id, realm, result, &mut replies);
             }

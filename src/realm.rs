@@ -483,16 +483,17 @@ impl Realm {
     }
 
     /// Runs the card operation `op` of the guest's card runtime with cloned `args` (a
-    /// graph whose root is an array). Operations on a card module get its namespace first:
-    /// `module` must be an entry the host imported and that evaluated. A promise result
-    /// (an async action) is awaited as [`Realm::eval_outcome`] does.
+    /// graph whose root is an array). Operations on card modules get their namespaces first
+    /// (see [`crate::cards::Modules`]): each of `modules` must be an entry the host imported
+    /// and that evaluated. A promise result (an async action) is awaited as
+    /// [`Realm::eval_outcome`] does.
     ///
     /// # Errors
-    /// `SANDBOX_PROTOCOL` for an unknown operation or a module that is not loaded; as
-    /// [`Realm::call`] otherwise.
-    pub fn card(&mut self, op: &str, module: Option<&str>, args: &Graph) -> Result<Outcome> {
-        let (op, module) = card_op(op, module)?;
-        self.card_as(op, module, Host::Graph(args), from_guest)
+    /// `SANDBOX_PROTOCOL` for an unknown operation, modules the operation does not take, or
+    /// a module that is not loaded; as [`Realm::call`] otherwise.
+    pub fn card(&mut self, op: &str, modules: &[&str], args: &Graph) -> Result<Outcome> {
+        let op = card_op(op, modules)?;
+        self.card_as(op, modules, Host::Graph(args), from_guest)
     }
 
     /// [`Realm::card`] with arguments walked on the host, and the result crossing as
@@ -503,18 +504,18 @@ impl Realm {
     pub fn card_tape(
         &mut self,
         op: &str,
-        module: Option<&str>,
+        modules: &[&str],
         args: &HostTape<'_>,
     ) -> Result<Outcome<ToHost>> {
-        let (op, module) = card_op(op, module)?;
+        let op = card_op(op, modules)?;
         let args = self.tape_args(args)?;
-        self.card_as(op, module, args, to_host)
+        self.card_as(op, modules, args, to_host)
     }
 
     fn card_as<T>(
         &mut self,
         op: crate::cards::Op,
-        module: Option<&str>,
+        modules: &[&str],
         args: Host<'_, Vec<JsValue>>,
         cross: impl Cross<T>,
     ) -> Result<Outcome<T>> {
@@ -523,7 +524,8 @@ impl Realm {
             |inner| {
                 let runtime = inner.modules.card_runtime(&mut inner.context)?;
                 let mut argv = Vec::new();
-                if let Some(url) = module {
+                let mut namespaces = Vec::with_capacity(modules.len());
+                for url in modules {
                     let ns = inner
                         .modules
                         .namespace(url, &mut inner.context)
@@ -533,7 +535,25 @@ impl Realm {
                                 format!("module {url} is not loaded; import it first"),
                             ))
                         })?;
-                    argv.push(ns.into());
+                    namespaces.push((*url, ns));
+                }
+                match op.modules() {
+                    crate::cards::Modules::None => {}
+                    crate::cards::Modules::One => {
+                        argv.extend(namespaces.into_iter().map(|(_, ns)| JsValue::from(ns)));
+                    }
+                    crate::cards::Modules::Table => {
+                        // No prototype: a guest's `Object.prototype` edits cannot add an entry.
+                        let table = JsObject::with_null_proto();
+                        for (url, ns) in namespaces {
+                            table.create_data_property_or_throw(
+                                JsString::from(url),
+                                ns,
+                                &mut inner.context,
+                            )?;
+                        }
+                        argv.push(table.into());
+                    }
                 }
                 argv.extend(args.into_guest(&mut inner.context)?);
                 let f = runtime
@@ -558,7 +578,7 @@ impl Realm {
         if !inner.modules.card_patches_waiting(&mut inner.context) {
             return None;
         }
-        Some(done(self.card("flush", None, &Graph::undefined())))
+        Some(done(self.card("flush", &[], &Graph::undefined())))
     }
 
     /// Imports the module at `url` (absolute) and evaluates its graph: `Done` with its
@@ -1117,21 +1137,34 @@ impl Drop for Realm {
 }
 
 /// A card operation and the module it is about, checked before anything is built.
-fn card_op<'m>(op: &str, module: Option<&'m str>) -> Result<(crate::cards::Op, Option<&'m str>)> {
+fn card_op(op: &str, modules: &[&str]) -> Result<crate::cards::Op> {
+    use crate::cards::Modules;
     let Some(op) = crate::cards::Op::parse(op) else {
         return Err(SandboxError::new(
             ErrorCode::Protocol,
             format!("`{op}` is not a card operation"),
         ));
     };
-    match (op.takes_module(), module) {
-        (true, Some(url)) => Ok((op, Some(url))),
-        (true, None) => Err(SandboxError::new(
+    let fits = match op.modules() {
+        Modules::None => modules.is_empty(),
+        Modules::One => modules.len() == 1,
+        Modules::Table => true,
+    };
+    if !fits {
+        let wants = match op.modules() {
+            Modules::None => "takes no module URL",
+            _ => "needs one module URL",
+        };
+        return Err(SandboxError::new(
             ErrorCode::Protocol,
-            format!("card operation `{}` needs a module URL", op.name()),
-        )),
-        (false, _) => Ok((op, None)),
+            format!(
+                "card operation `{}` {wants}, not {}",
+                op.name(),
+                modules.len()
+            ),
+        ));
     }
+    Ok(op)
 }
 
 /// The value of a synchronous entry: a promise completion that settled within the entry

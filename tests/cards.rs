@@ -106,8 +106,13 @@ fn import(r: &mut Realm, url: &str, src: &str) -> Result<Graph, SandboxError> {
 
 /// Runs a card op with arguments written as a JS array literal; returns the result as JSON.
 fn op(r: &mut Realm, name: &str, module: Option<&str>, args: &str) -> Result<String, SandboxError> {
+    op_in(r, name, module.as_slice(), args)
+}
+
+/// [`op`] for an operation that names any number of modules.
+fn op_in(r: &mut Realm, name: &str, modules: &[&str], args: &str) -> Result<String, SandboxError> {
     let args = r.eval(args, &EvalOptions::default()).unwrap();
-    let out = match r.card(name, module, &args)? {
+    let out = match r.card(name, modules, &args)? {
         Outcome::Done(g) => g,
         Outcome::Pending(_) => panic!("{name} is pending"),
     };
@@ -405,6 +410,107 @@ fn render_many_is_one_call_and_isolates_failures() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
+fn load_many_is_one_call_in_order_and_isolates_failures() {
+    let mut r = realm();
+    let t = |name: &str| format!("{{ module: {CARDS:?}, name: '{name}' }}");
+    let list = [
+        format!(
+            "{{ type: {}, id: 'p1', attributes: {{ name: 'Ann' }} }}",
+            t("Person")
+        ),
+        // Links to the card before it in the same list.
+        format!(
+            "{{ type: {}, id: 'c1', attributes: {{ count: 3 }}, relationships: {{ owner: 'p1' }} }}",
+            t("Counter")
+        ),
+        format!(
+            "{{ type: {}, id: 'c2', relationships: {{ owner: 'nobody' }} }}",
+            t("Counter")
+        ),
+        format!("{{ type: {}, id: 'n1' }}", t("notACard")),
+        "{ type: { module: 'https://realm.example/alice/other.js', name: 'X' }, id: 'o1' }"
+            .to_owned(),
+        "42".to_owned(),
+        format!("{{ type: {}, attributes: {{ name: 'Bo' }} }}", t("Person")),
+    ];
+    let many = op_in(
+        &mut r,
+        "loadMany",
+        &[CARDS],
+        &format!("[[{}]]", list.join(",")),
+    )
+    .unwrap();
+    assert_eq!(
+        pick(
+            &mut r,
+            &many,
+            "x.map(v => v.error ? [v.id, v.error.name] : v.id)"
+        ),
+        r#"["p1","c1",["c2","TypeError"],["n1","TypeError"],["o1","TypeError"],[null,"TypeError"],"card-1"]"#
+    );
+    assert!(pick(&mut r, &many, "x[2].error.message").contains("nobody"));
+    assert!(pick(&mut r, &many, "x[4].error.message").contains("not named in the request"));
+    assert_eq!(
+        pick(
+            &mut r,
+            &many,
+            "[x[1].attributes.count, x[1].relationships.owner, x[6].attributes.name]"
+        ),
+        r#"[3,"p1","Bo"]"#
+    );
+    // What loaded is there; what failed left nothing behind.
+    let c1 = op(&mut r, "render", None, "['c1', 'embedded']").unwrap();
+    assert_eq!(pick(&mut r, &c1, "x.id"), r#""c1""#);
+    let e = op(&mut r, "serialize", None, "['c2']").unwrap_err();
+    assert_eq!(e.code, ErrorCode::GuestThrew);
+    // An empty batch names no module and loads nothing.
+    assert_eq!(op_in(&mut r, "loadMany", &[], "[[]]").unwrap(), "[]");
+    // A module the host never imported is a protocol error, as for one card.
+    let e = op_in(
+        &mut r,
+        "loadMany",
+        &[CARDS, "https://realm.example/alice/other.js"],
+        "[[]]",
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::Protocol);
+    let e = op_in(&mut r, "loadMany", &[CARDS], "['not a list']").unwrap_err();
+    assert_eq!(e.code, ErrorCode::GuestThrew);
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn operations_take_exactly_the_modules_they_name() {
+    let mut r = realm();
+    counter(&mut r);
+    let table: [(&str, &[&str], &str); 5] = [
+        ("create", &[], "[{ module: 'x', name: 'Person' }, {}]"),
+        (
+            "create",
+            &[CARDS, CARDS],
+            "[{ module: 'x', name: 'Person' }, {}]",
+        ),
+        ("describe", &[], "['x']"),
+        ("render", &[CARDS], "['counter-1', 'atom']"),
+        ("flush", &[CARDS], "[]"),
+    ];
+    for (name, modules, args) in table {
+        let e = op_in(&mut r, name, modules, args).unwrap_err();
+        assert_eq!(
+            e.code,
+            ErrorCode::Protocol,
+            "{name} {modules:?}: {}",
+            e.message
+        );
+    }
+    // The same render without a module is fine.
+    let ok = op(&mut r, "render", None, "['counter-1', 'atom']").unwrap();
+    assert_eq!(
+        pick(&mut r, &ok, "[x.id, x.title]"),
+        r#"["counter-1","Clicks"]"#
+    );
+}
+
+#[wasm_bindgen_test(unsupported = test)]
 fn failures_carry_codes_and_locations() {
     let mut r = realm();
     op(
@@ -543,8 +649,32 @@ fn measure_render_many() {
     let mut best = f64::MAX;
     for _ in 0..5 {
         let t = std::time::Instant::now();
-        r.card("renderMany", None, &args).unwrap();
+        r.card("renderMany", &[], &args).unwrap();
         best = best.min(t.elapsed().as_secs_f64() * 1000.0);
     }
     println!("renderMany(100 isolated Person): {best:.1} ms");
+}
+
+/// Not a test: `cargo test --release --test cards -- --ignored --nocapture` prints how long
+/// loadMany of 200 cards takes natively (min of 5), to compare runtime changes.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+#[ignore = "a measurement, not a check"]
+fn measure_load_many() {
+    let mut r = realm();
+    let mut best = f64::MAX;
+    for round in 0..5 {
+        let list = format!(
+            "[[{}]]",
+            (0..200)
+                .map(|i| format!("{{ type: {{ module: {CARDS:?}, name: 'Person' }}, id: 'p{round}-{i}', attributes: {{ name: 'N{i}', born: '1990-01-01', address: {{ street: 'S', city: 'C' }} }} }}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let args = r.eval(&list, &EvalOptions::default()).unwrap();
+        let t = std::time::Instant::now();
+        r.card("loadMany", &[CARDS], &args).unwrap();
+        best = best.min(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    println!("loadMany(200 Person): {best:.1} ms");
 }

@@ -84,6 +84,26 @@ const MALFORMED: &[(&str, &str, Option<u64>)] = &[
         "{ v: 1, type: 'warm', id: 10, source: 'while (true) {}' }",
         Some(10),
     ),
+    (
+        "a card operation naming `module` and `modules`",
+        "{ v: 1, type: 'card', id: 11, realm: 1, op: 'loadMany', module: 'a', modules: ['a'], args: [[]] }",
+        Some(11),
+    ),
+    (
+        "card `modules` that is not an array",
+        "{ v: 1, type: 'card', id: 12, realm: 1, op: 'loadMany', modules: 'a', args: [[]] }",
+        Some(12),
+    ),
+    (
+        "card `modules` with a non-string",
+        "{ v: 1, type: 'card', id: 13, realm: 1, op: 'loadMany', modules: ['a', 1], args: [[]] }",
+        Some(13),
+    ),
+    (
+        "card `modules` with a hole",
+        "{ v: 1, type: 'card', id: 14, realm: 1, op: 'loadMany', modules: ['a', , 'b'], args: [[]] }",
+        Some(14),
+    ),
 ];
 
 #[wasm_bindgen_test(unsupported = test)]

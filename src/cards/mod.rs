@@ -18,6 +18,8 @@ pub enum Op {
     Create,
     /// `(ns, type, data)` → serialized instance (the reload path).
     Load,
+    /// `({ url: ns }, [instance…])` → instances or per-card errors, in order.
+    LoadMany,
     /// `(id, format)` → render.
     Render,
     /// `([[id, format]…])` → renders or per-card errors.
@@ -36,9 +38,10 @@ pub enum Op {
 
 impl Op {
     /// The closed set of operation names the protocol accepts.
-    pub const ALL: [(&'static str, Op); 9] = [
+    pub const ALL: [(&'static str, Op); 10] = [
         ("create", Op::Create),
         ("load", Op::Load),
+        ("loadMany", Op::LoadMany),
         ("render", Op::Render),
         ("renderMany", Op::RenderMany),
         ("dispatch", Op::Dispatch),
@@ -63,11 +66,26 @@ impl Op {
             .map_or("", |(n, _)| n)
     }
 
-    /// Whether the runtime gets the card module's namespace as the first argument.
+    /// Which card-module namespaces the runtime gets ahead of the arguments.
     #[must_use]
-    pub fn takes_module(self) -> bool {
-        matches!(self, Op::Create | Op::Load | Op::Describe)
+    pub fn modules(self) -> Modules {
+        match self {
+            Op::Create | Op::Load | Op::Describe => Modules::One,
+            Op::LoadMany => Modules::Table,
+            _ => Modules::None,
+        }
     }
+}
+
+/// The card modules an operation is about, named by the host in the request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Modules {
+    /// None; naming one is a protocol error.
+    None,
+    /// Exactly one: its namespace is the first argument.
+    One,
+    /// Any number: a null-prototype table from URL to namespace is the first argument.
+    Table,
 }
 
 /// The evaluated runtime of one realm.

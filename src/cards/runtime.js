@@ -796,9 +796,30 @@
     return { name, kind: 'value' };
   }
 
+  // A failure of one card in a batch, as data: the host makes it the error one call would throw.
+  function failure(e) {
+    return { name: String(e && e.name), message: String(e && e.message), stack: String(e && e.stack) };
+  }
+
   const ops = {
     create(ns, type, data) { return load(ns, type, data); },
     load(ns, type, data) { return load(ns, type, data); },
+    // In order, so a card links to cards earlier in the list; a card that fails is left out
+    // and the rest load.
+    loadMany(namespaces, list) {
+      if (!Array.isArray(list)) throw new TypeError('loadMany takes an array of serialized cards');
+      return list.map((data) => {
+        const id = data && data.id != null ? String(data.id) : null;
+        try {
+          const type = data && data.type;
+          const ns = type && hasOwn(namespaces, type.module) ? namespaces[type.module] : undefined;
+          if (!ns) throw new TypeError(`the module of card ${id} was not named in the request`);
+          return load(ns, type, data);
+        } catch (e) {
+          return { id, error: failure(e) };
+        }
+      });
+    },
     render(id, format) { return renderCard(id, format); },
     renderMany(list) {
       if (!Array.isArray(list)) throw new TypeError('renderMany takes an array of [id, format]');
@@ -808,7 +829,7 @@
         try {
           return renderCard(id, format);
         } catch (e) {
-          return { id: String(id), format: String(format), error: { name: String(e && e.name), message: String(e && e.message), stack: String(e && e.stack) } };
+          return { id: String(id), format: String(format), error: failure(e) };
         }
       });
     },

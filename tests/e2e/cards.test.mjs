@@ -152,6 +152,51 @@ test('renderMany renders 100 and 200 cards in one round trip each; a failing car
   }
 });
 
+test('loadCards loads 200 stored cards in one card round trip, in order; a failing card or module fails only its entries', async () => {
+  const r = await run(async (pkg, { origin, setup }) => {
+    const { pool, c } = await (0, eval)(setup)(pkg, origin);
+    const url = origin + '/realm/alice/counter.js';
+    const type = (name, module = url) => ({ module, name });
+    const stored = [{ type: type('Person'), id: 'ann', attributes: { name: 'Ann' } }];
+    for (let i = 0; i < 200; i++) stored.push({ type: type('Counter'), id: `s${i}`, attributes: { count: i }, relationships: { owner: 'ann' } });
+    stored.push(
+      { type: type('Counter'), id: 'orphan', relationships: { owner: 'nobody' } },
+      { type: type('Broken', origin + '/realm/alice/broken.js'), id: 'b1' },
+      { type: type('X', origin + '/realm/alice/denied.js'), id: 'd1' },
+      { type: type('Broken', origin + '/realm/alice/broken.js') },
+      { type: type('Nope'), id: 'nope' },
+      { type: type('Counter'), attributes: { count: -1 } },
+    );
+    const before = c.stats().calls;
+    const out = await c.loadCards(stored);
+    const calls = c.stats().calls - before;
+    const rendered = await c.renderMany([['s199', 'embedded'], ['orphan', 'embedded']]);
+    const saved = await c.serializeCard('s7');
+    const bad = await Promise.all([c.loadCards('x'), c.loadCards([null]), c.loadCards([{ type: 'Counter' }])].map((p) => p.then(() => 'ok', (e) => e.code)));
+    const empty = await c.loadCards([]);
+    pool.close();
+    const tail = out.slice(201).map((e) => (e.error ? [e.id, e.error.code, e.error.path ?? e.error.guestName ?? null] : [e.id, e.attributes.count]));
+    return { calls, n: out.length, first: out[0].attributes.name, ok: out.slice(0, 201).every((e, i) => !e.error && e.id === stored[i].id), tail, rendered: rendered.map((x) => (x.error ? x.error.code : x.tree[0].children[0].children)), saved, bad, empty };
+  }, { origin: h.origin, setup: SETUP });
+  // Three modules imported (one fails to parse, one is denied), then one message for the cards.
+  assert.equal(r.calls, 4);
+  assert.equal(r.n, 207);
+  assert.equal(r.first, 'Ann');
+  assert.ok(r.ok, 'the 201 good cards loaded, in order, with their ids');
+  assert.deepEqual(r.tail, [
+    ['orphan', 'SANDBOX_GUEST_THREW', 'TypeError'],
+    ['b1', 'SANDBOX_SYNTAX', 'SyntaxError'],
+    ['d1', 'SANDBOX_POLICY_DENIED', '/realm/mallory/steal.js'],
+    [null, 'SANDBOX_SYNTAX', 'SyntaxError'],
+    ['nope', 'SANDBOX_GUEST_THREW', 'TypeError'],
+    ['card-1', -1],
+  ]);
+  assert.deepEqual(r.rendered, [['#', '199'], 'SANDBOX_GUEST_THREW']);
+  assert.deepEqual([r.saved.attributes.count, r.saved.relationships.owner], [7, 'ann']);
+  assert.deepEqual(r.bad, ['SANDBOX_INVALID_OPTIONS', 'SANDBOX_INVALID_OPTIONS', 'SANDBOX_INVALID_OPTIONS']);
+  assert.deepEqual(r.empty, []);
+});
+
 test('failures are typed and located: syntax, denied import, runaway render; the compartment lives on', async () => {
   const r = await run(async (pkg, { origin, setup }) => {
     // A second, not less: the first module load runs on a cold wasm, and the machine may be busy.
