@@ -479,6 +479,42 @@ fn load_many_is_one_call_in_order_and_isolates_failures() {
 }
 
 #[wasm_bindgen_test(unsupported = test)]
+fn instances_share_field_accessors_but_not_instance_bound_computations() {
+    let mut r = realm();
+    let url = "https://realm.example/alice/shout.js";
+    let src = format!(
+        "import {{ CardDef, contains, StringField, NumberField }} from '{API}';
+export class Shout extends CardDef {{
+  word = contains(StringField);
+  // An arrow: its `this` is the instance it was made for.
+  loud = contains(StringField, {{ computeVia: () => `${{this.word}}!` }});
+  n = Math.random() < 2 ? contains(NumberField) : contains(StringField);
+}}"
+    );
+    import(&mut r, url, &src).unwrap();
+    let t = format!("{{ module: {url:?}, name: 'Shout' }}");
+    let many = op_in(
+        &mut r,
+        "loadMany",
+        &[url],
+        &format!("[[{{ type: {t}, id: 'a', attributes: {{ word: 'hey', n: 1 }} }}, {{ type: {t}, id: 'b', attributes: {{ word: 'ho', n: '2' }} }}]]"),
+    )
+    .unwrap();
+    assert_eq!(
+        pick(
+            &mut r,
+            &many,
+            "x.map(c => [c.attributes.word, c.attributes.n])"
+        ),
+        r#"[["hey",1],["ho",2]]"#
+    );
+    let a = op(&mut r, "render", None, "['a', 'isolated']").unwrap();
+    let b = op(&mut r, "render", None, "['b', 'isolated']").unwrap();
+    assert!(a.contains("hey!") && !a.contains("ho!"), "{a}");
+    assert!(b.contains("ho!") && !b.contains("hey!"), "{b}");
+}
+
+#[wasm_bindgen_test(unsupported = test)]
 fn operations_take_exactly_the_modules_they_name() {
     let mut r = realm();
     counter(&mut r);

@@ -69,10 +69,7 @@
       const st = state.get(target);
       if (st && typeof key === 'string' && hasOwn(desc, 'value')) {
         if (desc.value instanceof FieldDescriptor) {
-          const schema = schemaOf(st.cls);
-          if (!schema.has(key)) allFields = new WeakMap();
-          schema.set(key, desc.value);
-          return Reflect.defineProperty(target, key, fieldAccessor(key, desc.value));
+          return Reflect.defineProperty(target, key, accessorOf(st.cls, key, desc.value));
         }
         if (desc.value instanceof TrackedInit) {
           let v = desc.value.value;
@@ -87,6 +84,23 @@
     },
   };
 
+  // One accessor per field of a class, made by its first instance: every instance then
+  // shares it. A field with `computeVia` gets its own each time (the function may close
+  // over the instance), and so does one declared differently from the last time.
+  const accessors = new WeakMap(); // class -> Map(name -> [FieldDescriptor, accessor])
+  function accessorOf(cls, key, d) {
+    let byName = accessors.get(cls);
+    if (!byName) accessors.set(cls, (byName = new Map()));
+    const seen = byName.get(key);
+    if (seen && !d.computeVia && seen[0].kind === d.kind && seen[0].type === d.type && !seen[0].computeVia) return seen[1];
+    const schema = schemaOf(cls);
+    if (!schema.has(key)) allFields = new WeakMap();
+    schema.set(key, d);
+    const accessor = fieldAccessor(key, d);
+    byName.set(key, [d, accessor]);
+    return accessor;
+  }
+
   function markChanged(st) {
     const card = st.card || st;
     if (card.id) changed.add(card.id);
@@ -97,17 +111,17 @@
       enumerable: true,
       configurable: true,
       get() {
-        settle(this);
-        if (d.computeVia) return d.computeVia.call(this);
         const st = state.get(this);
+        if (st && st.pending !== undefined) settle(this);
+        if (d.computeVia) return d.computeVia.call(this);
         if (!st) return undefined;
         if (!hasOwn(st.values, name)) st.values[name] = emptyValue(d);
         return st.values[name];
       },
       set(value) {
-        settle(this);
         const st = state.get(this);
         if (!st) return;
+        if (st.pending !== undefined) settle(this);
         const path = st.path ? `${st.path}.${name}` : name;
         if (d.computeVia) throw new TypeError(`field "${path}" is computed and cannot be set`);
         st.values[name] = coerce(d, value, this, path);
@@ -163,10 +177,10 @@
       const cls = new.target;
       const target = this;
       const proxy = new Proxy(target, trap);
-      const st = { cls, values: Object.create(null), card: null, path: '', id: null };
+      // `pending`: constructor data, applied once the subclass's field initialisers ran.
+      const st = { cls, values: Object.create(null), card: null, path: '', id: null, pending: data };
       state.set(target, st);
       state.set(proxy, st);
-      if (data !== undefined) pendingData.set(proxy, data);
       return proxy;
     }
 
@@ -181,13 +195,12 @@
       return inst;
     }
   }
-  const pendingData = new WeakMap();
-
   // Applies constructor data once the subclass finished its field initialisers.
   function settle(inst) {
-    if (pendingData.has(inst)) {
-      const data = pendingData.get(inst);
-      pendingData.delete(inst);
+    const st = state.get(inst);
+    if (st && st.pending !== undefined) {
+      const data = st.pending;
+      st.pending = undefined;
       silent++;
       try { assign(inst, data); } finally { silent--; }
     }
