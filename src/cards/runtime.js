@@ -136,7 +136,8 @@
   }
 
   function isPrimitiveField(type) {
-    return type.prototype instanceof FieldDef && isFn(type.serialize) && type.primitive === true;
+    // The cheap test first: compound fields and cards fail it without walking a chain.
+    return type.primitive === true && isFn(type.serialize) && type.prototype instanceof FieldDef;
   }
 
   function coerce(d, value, owner, path) {
@@ -560,10 +561,13 @@
     if (Array.isArray(value)) { for (let i = 0; i < value.length; i++) lower(value[i], ctx, out); return; }
     if (typeof value !== 'object' && !isFn(value)) throw new TypeError(`a template produced a ${typeof value}, which is not renderable`);
     if (lowered.has(value)) { out.push(value); return; }
-    if (value instanceof Date) { out.push(value.toISOString().slice(0, 10)); return; }
-    if (value instanceof CardDef) { pushAll(out, renderNested(value, 'embedded', ctx)); return; }
-    if (value instanceof FieldDef) { pushAll(out, renderField(value.constructor, value, 'embedded', ctx, null)); return; }
-    if (!value[VNODE]) throw new TypeError('a template produced an object that is not renderable (use html`` or h())');
+    // Vnodes first: they are most of a tree, and no card, field or date is one.
+    if (!value[VNODE]) {
+      if (value instanceof Date) { out.push(value.toISOString().slice(0, 10)); return; }
+      if (value instanceof CardDef) { pushAll(out, renderNested(value, 'embedded', ctx)); return; }
+      if (value instanceof FieldDef) { pushAll(out, renderField(value.constructor, value, 'embedded', ctx, null, '')); return; }
+      throw new TypeError('a template produced an object that is not renderable (use html`` or h())');
+    }
     if (++ctx.nodes > MAX_NODES) throw new RangeError(`a render produced more than ${MAX_NODES} nodes`);
     const on = {};
     const events = Object.keys(value.on || {});
@@ -662,35 +666,45 @@
     return view;
   }
 
+  // No closure is made here, so a field render needs no environment of its own: the many
+  // case goes through `renderItems` and the setter is made only where a template can use it.
   function renderFieldOf(model, name, d, format, ctx) {
     const value = model[name];
     const sub = format === 'edit' ? 'edit' : format === 'atom' ? 'atom' : 'embedded';
     if (d.kind === 'containsMany' || d.kind === 'linksToMany') {
-      const items = value.map((v) => plain({ tag: 'li', attrs: {}, on: {}, children: renderOne(d, v, sub, ctx, null) }));
-      return [plain({ tag: 'ul', attrs: { class: 'field-list' }, on: {}, children: items })];
+      return [plain({ tag: 'ul', attrs: { class: 'field-list' }, on: {}, children: renderItems(d, value, sub, ctx) })];
     }
-    return renderOne(d, value, sub, ctx, d.computeVia ? null : (v) => { model[name] = v; });
+    return renderOne(d, value, sub, ctx, d.computeVia ? null : model, name);
   }
 
-  function renderOne(d, value, format, ctx, setter) {
+  function renderItems(d, values, format, ctx) {
+    return values.map((v) => plain({ tag: 'li', attrs: {}, on: {}, children: renderOne(d, v, format, ctx, null, '') }));
+  }
+
+  // `set` of a field template: writes the field `name` of `owner` (null: not settable).
+  function setterOf(owner, name) {
+    return owner === null ? null : (v) => { owner[name] = v; };
+  }
+
+  function renderOne(d, value, format, ctx, owner, name) {
     if (d.kind === 'linksTo' || d.kind === 'linksToMany') {
       return value ? renderNested(value, format === 'edit' ? 'embedded' : format, ctx) : [];
     }
-    return renderField(d.type, value, format, ctx, setter);
+    return renderField(d.type, value, format, ctx, owner, name);
   }
 
-  function renderField(type, value, format, ctx, setter) {
+  function renderField(type, value, format, ctx, owner, name) {
     if (isPrimitiveField(type)) {
       const t = templateOf(type, format);
-      if (t) return lowerAs(ctx.self, t.call(value, { model: value, format, set: setter }), ctx);
-      if (format === 'edit' && setter) return lowerAs(ctx.self, type.editor(value, setter), ctx);
+      if (t) return lowerAs(ctx.self, t.call(value, { model: value, format, set: setterOf(owner, name) }), ctx);
+      if (format === 'edit' && owner !== null) return lowerAs(ctx.self, type.editor(value, setterOf(owner, name)), ctx);
       if (value == null) return [];
       return [type === DateField ? value.toISOString().slice(0, 10) : type === BooleanField ? (value ? 'Yes' : 'No') : String(value)];
     }
     if (value == null) return [];
     const t = templateOf(type, format) || templateOf(type, 'embedded');
     const fields = fieldsView(value, format, ctx);
-    return lowerAs(value, t ? t.call(value, { model: value, fields, format, set: setter }) : defaultTemplate(value, fields, format), ctx);
+    return lowerAs(value, t ? t.call(value, { model: value, fields, format, set: setterOf(owner, name) }) : defaultTemplate(value, fields, format), ctx);
   }
 
   function renderNested(card, format, ctx) {
@@ -701,13 +715,18 @@
       for (let i = 0; i < styles.length; i++) ctx.css.add(styles[i]);
       const fields = fieldsView(card, format, ctx);
       const t = templateOf(card.constructor, format);
-      const set = (path) => setterFor(card, path);
+      const set = pathSetters(card);
       const body = lowerAs(card, t ? t.call(card, { model: card, fields, format, set }) : defaultTemplate(card, fields, format), ctx);
       const attrs = { class: `card card-${format}`, 'data-card-id': cardId(card), 'data-format': format };
       return [plain({ tag: format === 'atom' ? 'span' : 'div', attrs, on: {}, children: body })];
     } finally {
       ctx.depth--;
     }
+  }
+
+  // `set` of a card template (made apart, so `renderNested` needs no environment).
+  function pathSetters(card) {
+    return (path) => setterFor(card, path);
   }
 
   // `set('address.city')` in a template: a handler that writes the event's value there.
@@ -723,14 +742,15 @@
 
   function defaultTemplate(model, fields, format) {
     const cls = model.constructor;
-    const title = model instanceof CardDef ? (model.title || cls.displayName) : cls.displayName;
+    const isCard = model instanceof CardDef;
+    const title = isCard ? (model.title || cls.displayName) : cls.displayName;
     if (format === 'atom') return title;
     const names = [...fieldsOf(cls).keys()].filter((n) => n !== 'title' && n !== 'description');
-    if (!(model instanceof CardDef) && format !== 'edit') return h('span', { class: 'compound' }, ...names.map((n) => [fields[n], ' ']));
+    if (!isCard && format !== 'edit') return h('span', { class: 'compound' }, ...names.map((n) => [fields[n], ' ']));
     if (format === 'embedded' || format === 'fitted') {
       return h('div', { class: 'embedded' }, h('strong', null, title), model.description ? h('p', null, model.description) : null);
     }
-    const shown = format === 'edit' && model instanceof CardDef ? ['title', 'description', ...names] : names;
+    const shown = format === 'edit' && isCard ? ['title', 'description', ...names] : names;
     const rows = shown.map((n) => h('div', { class: 'field' }, h('label', null, n), h('div', { class: 'value' }, fields[n])));
     if (format === 'edit') return h('div', { class: 'edit' }, ...rows);
     return h('article', { class: 'isolated' }, h('h1', null, title), model.description ? h('p', null, model.description) : null, ...rows);
