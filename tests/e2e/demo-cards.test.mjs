@@ -310,6 +310,9 @@ test('demo page card gallery: two principals, every card clicked through', async
     assert.equal(names[0], 'Ada Lovelace');
     assert.equal(await textOf(page.locator(sel('batch-count'))), '100');
     assert.equal(await textOf(page.locator(sel('batch-calls'))), '1');
+    // The hundred were loaded with one loadCards: the module's import, then one call.
+    assert.equal(await page.getAttribute(sel('tile-directory'), 'data-load-calls'), '2');
+    assert.match(await textOf(page.locator(sel('load-ms'))), /^\d+(\.\d)? ms$/);
     assert.match(await textOf(page.locator(sel('batch-ms'))), /^\d+(\.\d)? ms$/);
     assert.match(await textOf(page.locator(sel('batch-dom-ms'))), /^\d+(\.\d)? ms$/);
     const first = await page.getAttribute(sel('tile-directory'), 'data-ms');
@@ -342,6 +345,28 @@ test('demo page card gallery: two principals, every card clicked through', async
     assert.match(await textOf(page.locator(`${sel('card-error')}[data-id="invoice"]`)), new RegExp(`invoice\\.js:${synLine}:${synCol}`));
     await shotTile('broken');
     await shotTile('errors');
+  });
+
+  await t.test('kill the worker: every acme card comes back from the host store in one loadCards, with its saved state', async (st) => {
+    const saved = String(Number(await count()) + 1);
+    await inCard('counter', sel('inc')).click();
+    await until(count, (n) => n === saved, 'count before the kill');
+    await until(async () => (await acknowledged('counter', 'count')).value, (v) => v === saved, 'the count saved in the store');
+    await page.click(sel('batch-kill'));
+    const reloaded = await until(() => page.getAttribute(sel('tile-directory'), 'data-reloaded'), (n) => n !== null, 'reload after the kill', 15_000);
+    // The hundred teammates and acme's other cards in the store: counter, contact and quote
+    // (the invoice never parsed, so it was never created).
+    assert.equal(reloaded, '103');
+    assert.match(await textOf(page.locator(sel('batch-note'))), /^Worker requested: 103 cards reloaded from the host's store by loadCards in \d+(\.\d)? ms\.$/);
+    await until(count, (n) => n === saved, 'the counter after the reload');
+    const names = await until(() => page.locator(`${sel('team')} .name`).allTextContents(), (n) => n.length === 100 && n[0] === 'Ada Lovelace', 'the team after the reload');
+    assert.equal(names.length, 100);
+    await inCard('counter', sel('inc')).click();
+    await until(count, (n) => n === String(Number(saved) + 1), 'the reloaded counter takes clicks');
+    st.diagnostic(await textOf(page.locator(sel('batch-note'))));
+    await shotTile('directory');
+    // The quote's render fails again on the new worker, and is logged again.
+    assert.equal(await page.locator(`${sel('card-error')}[data-id="quote"][data-code="SANDBOX_GUEST_THREW"]`).count(), 2);
   });
 
   await t.test('narrow screens: the gallery stacks into one column', async () => {
