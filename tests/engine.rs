@@ -46,6 +46,58 @@ fn inline_caches_survive_accessors_that_reshape_objects() {
 
 include!("shared/engine_cases.rs");
 
+/// `instanceof` answers as the spec says (V8's answers) now that the realm's own
+/// `Function.prototype[@@hasInstance]` runs without a call (patch 35).
+const INSTANCEOF: &[(&str, &str)] = &[
+    (
+        "class A {} class B extends A {} [new B() instanceof A, new A() instanceof B, ({}) instanceof Object, Object.create(null) instanceof Object].join()",
+        "true,false,true,false",
+    ),
+    (
+        "class E { static [Symbol.hasInstance](x) { return x === 1 } } [1 instanceof E, 2 instanceof E].join()",
+        "true,false",
+    ),
+    (
+        "function P() {} Object.setPrototypeOf(P, Object.create(Function.prototype, { [Symbol.hasInstance]: { value: () => true } })); [5 instanceof P, P instanceof Function].join()",
+        "true,true",
+    ),
+    (
+        "function F() {} const G = F.bind(null); [new F() instanceof G, ({}) instanceof G].join()",
+        "true,false",
+    ),
+    (
+        "function C() {} C.prototype = 1; try { ({}) instanceof C; 'no error' } catch (e) { e.constructor.name }",
+        "TypeError",
+    ),
+    (
+        "try { ({}) instanceof {}; 'no error' } catch (e) { e.constructor.name }",
+        "TypeError",
+    ),
+    (
+        "[1 instanceof Number, Object(1) instanceof Number, Function.prototype[Symbol.hasInstance].call(Array, [])].join()",
+        "false,true,true",
+    ),
+    (
+        "const p = new Proxy({}, { getPrototypeOf() { return Array.prototype } }); [p instanceof Array, p instanceof Map].join()",
+        "true,false",
+    ),
+    (
+        "let reads = 0; const R = new Proxy(function () {}, { get(t, k) { if (k === 'prototype') { reads++; return Array.prototype } return Reflect.get(t, k) } }); [[] instanceof R, reads].join()",
+        "true,1",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn instanceof_keeps_its_semantics() {
+    for (src, want) in INSTANCEOF {
+        let mut r = Realm::new(RealmOptions::default(), None).unwrap();
+        let got = r
+            .eval(src, &EvalOptions::default())
+            .unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(got.root, Value::str(want), "{src}");
+    }
+}
+
 fn guest_json(realm: &mut Realm, source: &str) -> String {
     match realm.eval(source, &EvalOptions::default()) {
         Ok(g) => match g.root {
