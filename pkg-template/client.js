@@ -137,6 +137,15 @@ function cardError(e) {
   });
 }
 
+// A batch's answer comes from the card runtime, which runs with the guest's authority: a
+// guest that broke the intrinsics it uses can make it answer anything. Fail closed on that.
+function checkedBatch(out, n, op) {
+  if (!Array.isArray(out) || out.length !== n || !out.every((r) => r !== null && typeof r === 'object')) {
+    throw fail('SANDBOX_PROTOCOL', `the card runtime answered ${op} of ${n} with ${Array.isArray(out) ? `${out.length} entries, not all objects` : typeof out}; did guest code replace a builtin it uses?`);
+  }
+  return out;
+}
+
 // Module imports a batch of cards keeps in flight, well under the default `maxInFlight`.
 const IMPORTS_AT_ONCE = 8;
 
@@ -797,7 +806,7 @@ export class Compartment extends EventTarget {
       settled.forEach((s, j) => { if (s.status === 'rejected') failed.set(batch[j], s.reason); });
     }
     const sent = list.filter((c) => !failed.has(c.type.module));
-    const loaded = sent.length ? await this.#card('loadMany', urls.filter((u) => !failed.has(u)), [sent]) : [];
+    const loaded = sent.length ? checkedBatch(await this.#card('loadMany', urls.filter((u) => !failed.has(u)), [sent]), sent.length, 'loadMany') : [];
     let k = 0;
     return list.map((c) => {
       if (failed.has(c.type.module)) return { id: c.id == null ? null : String(c.id), error: failed.get(c.type.module) };
@@ -817,7 +826,7 @@ export class Compartment extends EventTarget {
       if (!Array.isArray(item)) throw invalid('list', 'entries must be [id, format]');
       return [String(item[0]), format(item[1])];
     });
-    const out = await this.#card('renderMany', undefined, [items]);
+    const out = checkedBatch(await this.#card('renderMany', undefined, [items]), items.length, 'renderMany');
     return out.map((r) => (r.error ? { id: r.id, format: r.format, error: cardError(r.error) } : r));
   }
 

@@ -197,6 +197,22 @@ test('loadCards loads 200 stored cards in one card round trip, in order; a faili
   assert.deepEqual(r.empty, []);
 });
 
+test('a guest that breaks the builtins the card runtime uses gets a batch refused, typed, not a host TypeError', async () => {
+  const r = await run(async (pkg, { origin, setup }) => {
+    const { pool, c } = await (0, eval)(setup)(pkg, origin);
+    const url = origin + '/realm/alice/counter.js';
+    await c.createCard({ module: url, name: 'Counter' }, { id: 'k1', attributes: { count: 1 } });
+    await c.eval('Array.prototype.map = function () { return [42]; }; 0');
+    const grab = (p) => p.then((v) => ['ok', v.length], (e) => [e.code, e instanceof pkg.SandboxError]);
+    const loaded = await grab(c.loadCards([{ type: { module: url, name: 'Counter' }, id: 'k2' }, { type: { module: url, name: 'Counter' }, id: 'k3' }]));
+    const rendered = await grab(c.renderMany([['k1', 'embedded'], ['k1', 'atom']]));
+    pool.close();
+    return { loaded, rendered };
+  }, { origin: h.origin, setup: SETUP });
+  assert.deepEqual(r.loaded, ['SANDBOX_PROTOCOL', true]);
+  assert.deepEqual(r.rendered, ['SANDBOX_PROTOCOL', true]);
+});
+
 test('failures are typed and located: syntax, denied import, runaway render; the compartment lives on', async () => {
   const r = await run(async (pkg, { origin, setup }) => {
     // A second, not less: the first module load runs on a cold wasm, and the machine may be busy.
