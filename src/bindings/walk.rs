@@ -28,40 +28,68 @@ const VIEWS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Ui
   'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'DataView'];
 const INDEX = /^(?:0|[1-9][0-9]*)$/;
 const toTag = Object.prototype.toString;
-// What structuredClone reads from internal slots, read by the intrinsics (an own `valueOf`
-// or `getTime` is not consulted).
+// What structuredClone reads from internal slots, read by the intrinsics (an own `valueOf`,
+// `getTime`, `length` or `constructor` is not consulted). Each throws for an object without
+// the slot, so each is also the brand check structuredClone makes.
+const getter = (o, k) => Object.getOwnPropertyDescriptor(o, k).get;
 const numberValue = Number.prototype.valueOf, boolValue = Boolean.prototype.valueOf,
   stringValue = String.prototype.valueOf, bigintValue = BigInt.prototype.valueOf, dateTime = Date.prototype.getTime;
-const reSource = Object.getOwnPropertyDescriptor(RegExp.prototype, 'source').get;
-const reFlags = Object.getOwnPropertyDescriptor(RegExp.prototype, 'flags').get;
-function wrapper(tag) {
-  return tag === '[object Boolean]' || tag === '[object Number]' || tag === '[object String]' || tag === '[object BigInt]';
+const reSource = getter(RegExp.prototype, 'source');
+// `flags` is generic (it reads `global`, `sticky`... off the object); each flag's own getter
+// reads the slot.
+const FLAGS = [['d', 'hasIndices'], ['g', 'global'], ['i', 'ignoreCase'], ['m', 'multiline'], ['s', 'dotAll'],
+  ['u', 'unicode'], ['v', 'unicodeSets'], ['y', 'sticky']].filter(([, name]) => Object.hasOwn(RegExp.prototype, name))
+  .map(([flag, name]) => [flag, getter(RegExp.prototype, name)]);
+const reFlags = { call: (v) => FLAGS.map(([flag, read]) => (read.call(v) ? flag : '')).join('') };
+const mapSize = getter(Map.prototype, 'size'), setSize = getter(Set.prototype, 'size');
+const bufferLength = getter(ArrayBuffer.prototype, 'byteLength');
+const TypedArray = Object.getPrototypeOf(Uint8Array.prototype);
+const viewName = getter(TypedArray, Symbol.toStringTag), viewBuffer = getter(TypedArray, 'buffer'),
+  viewOffset = getter(TypedArray, 'byteOffset'), viewLength = getter(TypedArray, 'length');
+const dvBuffer = getter(DataView.prototype, 'buffer'), dvOffset = getter(DataView.prototype, 'byteOffset'),
+  dvLength = getter(DataView.prototype, 'byteLength');
+const isError = Error.isError || ((v) => v instanceof Error);
+const WRAPPERS = { __proto__: null, '[object Boolean]': boolValue, '[object Number]': numberValue, '[object String]': stringValue, '[object BigInt]': bigintValue };
+function has(brand, v) {
+  try { brand.call(v); return true; } catch { return false; }
+}
+// A tag says what an object claims (an own or inherited @@toStringTag can say anything);
+// the brand check says what it is.
+function wrapper(v, tag) {
+  const brand = WRAPPERS[tag];
+  return brand !== undefined && has(brand, v) ? tag.slice(8, -1) + 'Object' : undefined;
 }
 function kind(v) {
   // Most values are plain: one prototype read and two cheap checks decide what the
-  // instanceof chain below would.
+  // instanceof chain below would. An object with such a prototype has a builtin tag only
+  // through its internal slots or an own @@toStringTag (which structuredClone ignores).
   const proto = Object.getPrototypeOf(v);
   if ((proto === Object.prototype || proto === null) && !Array.isArray(v) && !ArrayBuffer.isView(v)) {
-    const tag = toTag.call(v);
-    return wrapper(tag) ? tag.slice(8, -1) + 'Object' : 'Plain';
+    let tag;
+    try { tag = toTag.call(v); } catch { return 'Plain'; }
+    return tag === '[object Object]' ? 'Plain' : wrapper(v, tag) || 'Plain';
   }
   if (Array.isArray(v)) return 'Array';
-  if (v instanceof Map) return 'Map';
-  if (v instanceof Set) return 'Set';
-  if (v instanceof Date) return 'Date';
-  if (v instanceof RegExp) return 'RegExp';
-  if (v instanceof Error) return 'Error';
-  if (v instanceof ArrayBuffer) return 'ArrayBuffer';
-  if (ArrayBuffer.isView(v)) return v instanceof DataView ? 'DataView' : v.constructor.name;
+  if (ArrayBuffer.isView(v)) return viewName.call(v) || 'DataView';
+  // Past here, an object that only inherits from a builtin's prototype (Object.create(Map.prototype))
+  // lacks the slots: structuredClone copies it as a plain object, and so do we.
+  if (v instanceof Map) return has(mapSize, v) ? 'Map' : 'Plain';
+  if (v instanceof Set) return has(setSize, v) ? 'Set' : 'Plain';
+  if (v instanceof Date) return has(dateTime, v) ? 'Date' : 'Plain';
+  if (v instanceof RegExp) return v !== RegExp.prototype && has(reSource, v) ? 'RegExp' : 'Plain';
+  if (v instanceof Error) return isError(v) ? 'Error' : 'Plain';
+  if (v instanceof ArrayBuffer) return has(bufferLength, v) ? 'ArrayBuffer' : 'Plain';
   const tag = toTag.call(v);
-  if (wrapper(tag)) return tag.slice(8, -1) + 'Object';
+  const boxed = wrapper(v, tag);
+  if (boxed) return boxed;
   if (v instanceof Promise) return 'Promise';
   if (v instanceof WeakMap) return 'WeakMap';
   if (v instanceof WeakSet) return 'WeakSet';
   if (v instanceof WeakRef) return 'WeakRef';
   if (typeof SharedArrayBuffer !== 'undefined' && v instanceof SharedArrayBuffer) return 'SharedArrayBuffer';
   // Class instances clone as plain objects (as structuredClone does); host platform
-  // objects (DOM nodes, streams...) do not cross.
+  // objects (DOM nodes, streams...) do not cross, and neither does anything else that
+  // names itself with a @@toStringTag.
   if (tag === '[object Object]') return 'Plain';
   return tag.slice(8, -1);
 }
@@ -102,7 +130,7 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
         if (over(source.length + flags.length)) stop(10);
         return;
       }
-      case 'ArrayBuffer': seen.set(v, objects++); push(8); push(7); push(buffers.length); push(v.byteLength); buffers.push(v); if (over(v.byteLength)) stop(10); return;
+      case 'ArrayBuffer': { const length = bufferLength.call(v); seen.set(v, objects++); push(8); push(7); push(buffers.length); push(length); buffers.push(v); if (over(length)) stop(10); return; }
       case 'BooleanObject': seen.set(v, objects++); push(8); push(8); push(boolValue.call(v) ? 1 : 0); return;
       case 'NumberObject': seen.set(v, objects++); push(8); push(9); push(numberValue.call(v)); return;
       case 'StringObject': { const s = stringValue.call(v); seen.set(v, objects++); push(8); push(10); str(s); if (over(s.length)) stop(10); return; }
@@ -110,7 +138,9 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
     }
     const view = VIEWS.indexOf(k);
     if (view < 0) return stop(9, k);
-    const buffer = v.buffer, offset = v.byteOffset, length = k === 'DataView' ? v.byteLength : v.length;
+    const dv = k === 'DataView';
+    const buffer = (dv ? dvBuffer : viewBuffer).call(v), offset = (dv ? dvOffset : viewOffset).call(v),
+      length = (dv ? dvLength : viewLength).call(v);
     if (!(buffer instanceof ArrayBuffer)) return stop(9, 'view over a SharedArrayBuffer');
     seen.set(v, objects++); push(8); push(12); push(view); push(offset); push(length);
     object(buffer, depth + 1);

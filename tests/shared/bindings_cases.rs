@@ -115,6 +115,12 @@ fn values_cross_with_the_structure_structured_clone_gives() {
         "[Object.assign([1, 2], { x: 1 }), Object.assign([1, , 3], { x: 'extra' }), Object.assign([, 2], { y: 1 }), Object.setPrototypeOf([1, 2], Object.prototype), Object.assign(Object.create(null), { a: 1 }), Object.setPrototypeOf(Object(1), Object.prototype)]",
         // Wrappers and dates cross with their internal values, whatever methods they own.
         "(() => { const n = Object(1), d = new Date(5), s = Object('s'); n.valueOf = () => 5; d.getTime = () => 7; s.valueOf = () => 'x'; return [n, d, s] })()",
+        // What an object is comes from its slots, never from what it claims: a @@toStringTag
+        // naming a wrapper, a builtin's prototype without the builtin's slots, and own
+        // `global`, `length` or `constructor` shadowing what the slots hold.
+        "[{ [Symbol.toStringTag]: 'Number', a: 1 }, Object.assign(Object.create(null), { [Symbol.toStringTag]: 'String', b: 2 }), { get [Symbol.toStringTag]() { throw new Error('no') }, c: 3 }]",
+        "[Object.create(Map.prototype), Object.create(Set.prototype), Object.create(Date.prototype), Object.create(RegExp.prototype), Object.create(Error.prototype), Object.create(ArrayBuffer.prototype)]",
+        "(() => { const r = /a/gi, u = new Uint8Array([1, 2, 3, 4]), v = new DataView(new ArrayBuffer(8), 2, 4); Object.defineProperty(r, 'global', { value: false }); Object.defineProperty(u, 'length', { value: 1000 }); Object.defineProperty(u, 'constructor', { get() { throw new Error('no') } }); Object.defineProperty(v, 'byteOffset', { value: 0 }); return [r, u, v] })()",
     ];
     let same = js(include_str!("same_structure.js"));
     let same: &Function = same.unchecked_ref();
@@ -153,7 +159,7 @@ fn host_values_are_refused_with_code_and_path() {
         ("{ limits: { maxCloneDepth: 3 } }", "({ a: { b: { c: { d: {} } } } })", "SANDBOX_LIMIT_EXCEEDED", "maxCloneDepth", "$.a.b.c.d"),
         ("{ limits: { maxCloneObjects: 5 } }", "Array.from({ length: 10 }, () => ({}))", "SANDBOX_LIMIT_EXCEEDED", "maxCloneObjects", "$[4]"),
         // Something that throws outside a getter: refused, and not taken for a crash.
-        ("{}", "[Object.defineProperty(new Uint8Array(2), 'constructor', { get() { throw new Error('no') } })]", "SANDBOX_NOT_CLONEABLE", "value the host walk could not describe", "$"),
+        ("{}", "[(() => { const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy })()]", "SANDBOX_NOT_CLONEABLE", "value the host walk could not describe", "$"),
     ];
     for (options, value, code, what, path) in CASES {
         let realm = RawRealm::new(js(&format!("({options})"))).expect("realm");
