@@ -62,6 +62,8 @@ export function createTokenMapper(registry) {
 }
 
 const EMPTY_MAPPER = createTokenMapper({});
+// The events of a node that has none: shared, so never written to.
+const NO_EVENTS = new Map();
 
 // ------------------------------------------------------------------------------------------
 // Policy: tags, attributes, URLs
@@ -249,13 +251,15 @@ class Normaliser {
 
   /** `on` as a Map of event name → action id. */
   events(on, path) {
-    const out = new Map();
-    if (on === undefined) return out;
+    if (on === undefined) return NO_EVENTS;
     if (!isPlainObject(on)) {
       this.drop(path, 'malformed on', describe(on));
-      return out;
+      return NO_EVENTS;
     }
-    for (const name of Object.keys(on)) {
+    const names = Object.keys(on);
+    if (names.length === 0) return NO_EVENTS;
+    const out = new Map();
+    for (const name of names) {
       if (++this.attributes > LIMITS.maxAttributes) throw rejected('maxAttributes', `the render tree has more than ${LIMITS.maxAttributes} attributes and events`);
       const id = on[name];
       if (/^[a-z][a-z0-9_-]{0,63}$/.test(name) && typeof id === 'string') out.set(name, id);
@@ -399,7 +403,7 @@ function create(v, ctx) {
   }
   if (v.kind === 'comp') return createComponent(v, ctx);
   const el = ctx.doc.createElement(v.tag);
-  const m = { kind: 'el', tag: v.tag, key: v.key, on: new Map(), handlers: new Map(), state: ctx.state };
+  const m = { kind: 'el', tag: v.tag, key: v.key, on: NO_EVENTS, handlers: null, state: ctx.state };
   metas.set(el, m);
   // Nothing a card renders may submit a form: there is no action to go to but this page.
   if (v.tag === 'form') el.addEventListener('submit', (e) => e.preventDefault());
@@ -413,31 +417,43 @@ function update(node, v, ctx, fresh = false) {
     return node;
   }
   if (v.kind === 'comp') return keepable(m, v) ? updateComponent(node, m, v, ctx) : createComponent(v, ctx);
-  const before = { value: node.getAttribute('value'), checked: node.hasAttribute('checked'), selected: node.hasAttribute('selected') };
-  syncAttributes(node, v, ctx);
+  // A fresh element has no attributes, children or focus to reconcile: most of a first
+  // paint is fresh, so it skips the diffing.
+  const before = fresh ? null : { value: node.getAttribute('value'), checked: node.hasAttribute('checked'), selected: node.hasAttribute('selected') };
+  syncAttributes(node, v, ctx, fresh);
   syncListeners(node, m, v.on);
-  patchChildren(node, v.children, ctx);
+  if (fresh) for (const c of v.children) node.appendChild(create(c, ctx));
+  else patchChildren(node, v.children, ctx);
   // A render answering an older keystroke must not overwrite what was typed since.
-  const typing = ctx.keepFocusedValue && node === node.getRootNode().activeElement;
+  const typing = !fresh && ctx.keepFocusedValue && node === node.getRootNode().activeElement;
   if (!typing) syncProperties(node, v, before, fresh);
   return node;
 }
 
-function syncAttributes(el, v, ctx) {
+function syncAttributes(el, v, ctx, fresh) {
+  const want = wantedAttributes(v, ctx);
+  if (!fresh) for (const a of Array.from(el.attributes)) if (!(a.name in want)) el.removeAttribute(a.name);
+  for (const name in want) if (fresh || el.getAttribute(name) !== want[name]) el.setAttribute(name, want[name]);
+}
+
+/** The attributes `v` gets: its own (a null-prototype map, never written to), or a copy with
+ * `type` first and what links and images add. */
+function wantedAttributes(v, ctx) {
+  const links = v.tag === 'a' && v.attrs.href !== undefined, images = v.tag === 'img' && v.attrs.src !== undefined;
+  if (v.attrs.type === undefined && !links && !images) return v.attrs;
   const want = Object.create(null);
   // `type` first: an input's value is interpreted by its type.
   if (v.attrs.type !== undefined) want.type = v.attrs.type;
   Object.assign(want, v.attrs);
-  if (v.tag === 'a' && want.href !== undefined) {
+  if (links) {
     const url = new URL(want.href);
     if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== ctx.policy.page) {
       want.target = '_blank';
       want.rel = 'noopener noreferrer';
     }
   }
-  if (v.tag === 'img' && want.src !== undefined) want.referrerpolicy = 'no-referrer';
-  for (const a of Array.from(el.attributes)) if (!(a.name in want)) el.removeAttribute(a.name);
-  for (const name in want) if (el.getAttribute(name) !== want[name]) el.setAttribute(name, want[name]);
+  if (images) want.referrerpolicy = 'no-referrer';
+  return want;
 }
 
 // Controlled form state: the property follows the guest's value when the guest changes it,
@@ -453,6 +469,10 @@ function syncProperties(el, v, before, fresh) {
 
 function syncListeners(el, m, on) {
   m.on = on;
+  if (m.handlers === null) {
+    if (on.size === 0) return;
+    m.handlers = new Map();
+  }
   for (const [type, handler] of m.handlers) {
     if (!on.has(type)) {
       el.removeEventListener(type, handler);
