@@ -102,6 +102,38 @@ test('the handler sees clones; a host throw reaches the guest as name and messag
   assert.equal(r.busy, 'SANDBOX_BUSY');
 });
 
+// Host code that runs while a realm is mid-call (a handler, a getter on what a handler
+// returns or on a value being set) and reaches into realms: the busy realm refuses, other
+// realms work (their allocations may collect the shared heap), and nothing is taken for a crash.
+test('host code re-entering realms mid-call is refused or runs, and never crashes the engine', async () => {
+  const r = await run((pkg) => {
+    const out = {};
+    const other = new pkg.Realm();
+    const a = new pkg.Realm({ exposeHandlerAs: 'cb', handler: () => ({ get x() { return other.eval('let a = []; for (let i = 0; i < 50000; i++) a.push({ i }); a.length'); } }) });
+    out.otherRealmInGetter = a.eval('cb().x');
+    let self;
+    self = new pkg.Realm({ exposeHandlerAs: 'cb', handler: () => ({ get x() { try { self.dispose(); return 'disposed'; } catch (e) { return e.code; } } }) });
+    out.disposeSelfInGetter = [self.eval('cb().x'), self.eval('1 + 1'), self.disposed];
+    const victim = new pkg.Realm();
+    const killer = new pkg.Realm({ exposeHandlerAs: 'cb', handler: () => { victim.dispose(); const fresh = new pkg.Realm(); const v = fresh.eval('6 * 7'); fresh.dispose(); return v; } });
+    out.disposeOthersInHandler = [killer.eval('cb()'), victim.disposed];
+    const target = new pkg.Realm();
+    let inner;
+    target.set('a', { get x() { try { target.set('b', 1); inner = 'set'; } catch (e) { inner = e.code; } return 1; } });
+    out.setInSetGetter = [inner, target.eval('typeof b'), target.eval('a.x')];
+    out.alive = new pkg.Realm().eval('40 + 2');
+    return out;
+  });
+  assert.deepEqual(r, {
+    otherRealmInGetter: 50000,
+    disposeSelfInGetter: ['SANDBOX_BUSY', 2, false],
+    disposeOthersInHandler: [42, true],
+    // A set walks its value before it enters the realm: the getter's own set came first.
+    setInSetGetter: ['set', 'number', 1],
+    alive: 42,
+  });
+});
+
 test('typed errors carry codes and structured fields', async () => {
   const r = await run((pkg) => {
     const realm = new pkg.Realm({ limits: { timeoutMs: 200 } });
