@@ -62,6 +62,12 @@ export function createTokenMapper(registry) {
 }
 
 const EMPTY_MAPPER = createTokenMapper({});
+// Events a card may handle: those a person causes. An event the page or the style sheet
+// causes (animationstart, transitionend, load, error, toggle, scroll...) would tell the
+// guest about the page without anyone acting.
+const USER_EVENTS = new Set(['click', 'dblclick', 'auxclick', 'contextmenu', 'input', 'change', 'submit', 'reset',
+  'keydown', 'keyup', 'focus', 'blur', 'focusin', 'focusout', 'pointerdown', 'pointerup', 'mousedown', 'mouseup',
+  'pointerenter', 'pointerleave', 'mouseenter', 'mouseleave', 'beforeinput']);
 // The events of a node that has none: shared, so never written to.
 const NO_EVENTS = new Map();
 
@@ -262,7 +268,7 @@ class Normaliser {
     for (const name of names) {
       if (++this.attributes > LIMITS.maxAttributes) throw rejected('maxAttributes', `the render tree has more than ${LIMITS.maxAttributes} attributes and events`);
       const id = on[name];
-      if (/^[a-z][a-z0-9_-]{0,63}$/.test(name) && typeof id === 'string') out.set(name, id);
+      if (USER_EVENTS.has(name) && typeof id === 'string') out.set(name, id);
       else this.drop(path, 'event', name);
     }
     return out;
@@ -306,10 +312,14 @@ const EVENT_FIELDS = { key: 'string', code: 'string', altKey: 'boolean', ctrlKey
 const isControl = (el) => el instanceof Element && ['input', 'select', 'textarea'].includes(el.localName);
 
 /** The plain, primitive-only data a guest gets for a DOM event. */
-function fromDomEvent(event, type) {
+function fromDomEvent(event, type, fromHost = false) {
   const out = { type };
-  for (const [k, t] of Object.entries(EVENT_FIELDS)) if (typeof event[k] === t) out[k] = event[k];
   if (event instanceof MouseEvent && Number.isInteger(event.button)) out.button = event.button;
+  // Keys and values only from elements the card itself made: a granted host component's
+  // own controls (a password field, say) are not the guest's to read as they bubble.
+  const ours = (node) => metas.get(node)?.kind === 'el';
+  if (!fromHost && !ours(event.target)) return out;
+  for (const [k, t] of Object.entries(EVENT_FIELDS)) if (typeof event[k] === t) out[k] = event[k];
   const control = isControl(event.currentTarget) ? event.currentTarget : isControl(event.target) ? event.target : null;
   if (control) {
     out.value = String(control.value);
@@ -320,7 +330,8 @@ function fromDomEvent(event, type) {
 
 /** Sanitises whatever a host component passes to its `on` callback. */
 function eventData(input, type) {
-  if (input instanceof Event) return fromDomEvent(input, type);
+  // A host component that passes its own event chose to share it.
+  if (input instanceof Event) return fromDomEvent(input, type, true);
   const out = { type };
   if (['string', 'number', 'boolean'].includes(typeof input)) {
     out.value = input;
@@ -602,8 +613,8 @@ function stringAt(s, i) {
   let value = '';
   while (i < s.length) {
     const c = s[i];
-    if (c === quote) return [value, i + 1];
-    if (c === '\n') return [value, i]; // a bad string ends before the newline
+    if (c === quote) return [value, i + 1, true];
+    if (c === '\n') return [value, i, false]; // a bad string ends before the newline
     if (c === '\\') {
       if (i + 1 >= s.length) { i++; continue; }
       if (s[i + 1] === '\n') { i += 2; continue; }
@@ -615,7 +626,7 @@ function stringAt(s, i) {
     value += c;
     i++;
   }
-  return [value, i];
+  return [value, i, false];
 }
 
 /** After `url(`: [value, or null for a bad url, next index]. */
@@ -661,8 +672,8 @@ function tokenize(s) {
       while (isWs(s[j])) j++;
       push('ws', j);
     } else if (c === '"' || c === "'") {
-      const [value, j] = stringAt(s, i);
-      push('string', j, { value });
+      const [value, j, closed] = stringAt(s, i);
+      push('string', j, { value, closed });
     } else if (startsNumber(s, i)) {
       push('number', numberAt(s, i));
     } else if (c === '-' && s[i + 1] === '-' && s[i + 2] === '>') {
@@ -695,8 +706,10 @@ function tokenize(s) {
 }
 
 // Functions that load what they are given without url(), or run code.
+// `:host-context()` matches the card's ancestors in the page: with an animation event it
+// told the guest the page's classes and attributes.
 const CSS_BAD_FUNCTIONS = new Set(['expression', 'image-set', '-webkit-image-set', 'image', 'cross-fade',
-  '-webkit-cross-fade', 'src', 'element', '-moz-element', 'paint']);
+  '-webkit-cross-fade', 'src', 'element', '-moz-element', 'paint', 'host-context']);
 const CSS_BAD_IDENTS = new Set(['-moz-binding', 'behavior', '-ms-behavior']);
 const CSS_PUNCT = new Set(['(', ')', '{', '}', '[', ']', ';', ':', ',']);
 const MAX_CSS = 1 << 20;
@@ -729,8 +742,11 @@ function mergeable(left, type, right) {
   }
 }
 
-// Inside strings and urls `\3c ` means `<`, so no `</style` survives in them.
-const escapeLt = (text) => text.replace(/</g, '\\3c ');
+// Strings and urls are written back from the value that was checked, with every character
+// the CSS parser could read another way hex-escaped (so no `</style` survives either): the
+// browser reads what was checked. Rewriting the raw text instead once turned `\<` into a
+// backslash that ends a URL's host.
+const cssString = (value) => `"${value.replace(/[\\"'<>()\u0000-\u001f\u007f]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`;
 
 /**
  * A segment (the tokens between `{`, `}` and `;`) as output pieces `[text, kind]`, or null
@@ -752,15 +768,19 @@ function cleanSegment(tokens, policy) {
       out.push([t.type === 'ws' ? t.text : '/**/', 'gap']);
     } else if (t.type === 'url') {
       const ok = t.value !== null && resourceUrl(t.value, policy);
-      out.push(ok ? [escapeLt(t.text), 'url'] : ['none', 'ident']);
+      out.push(ok ? [`url(${cssString(t.value)})`, 'url'] : ['none', 'ident']);
     } else if (t.type === 'function' && t.name === 'url') {
       const end = closeParen(tokens, i);
       const inner = tokens.slice(i + 1, end - 1).filter((x) => x.type !== 'ws' && x.type !== 'comment');
       const ok = tokens[end - 1]?.type === ')' && inner.length === 1 && inner[0].type === 'string' && resourceUrl(inner[0].value, policy);
-      out.push(ok ? [`url(${escapeLt(inner[0].text)})`, 'url'] : ['none', 'ident']);
+      out.push(ok ? [`url(${cssString(inner[0].value)})`, 'url'] : ['none', 'ident']);
       i = end - 1;
+    } else if (t.type === 'string') {
+      // A bad string voids its declaration anyway.
+      if (!t.closed) return null;
+      out.push([cssString(t.value), 'string']);
     } else {
-      out.push([t.type === 'string' ? escapeLt(t.text) : t.text, CSS_PUNCT.has(t.type) ? 'gap' : t.type]);
+      out.push([t.text, CSS_PUNCT.has(t.type) ? 'gap' : t.type]);
     }
   }
   return out;

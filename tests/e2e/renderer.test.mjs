@@ -703,7 +703,8 @@ test('sanitizeCss: keeps ordinary CSS intact', async () => {
     '@keyframes k{from{opacity:0}to{opacity:1}}\n.n{&:hover{color:blue}}\n:host{display:block}\n' +
     '.u{background:url(/ok.png), url("data:image/webp;base64,AAAA"), url(#frag)}\n.s::before{content:"\\201C" attr(data-x)}';
   const out = await page.evaluate((c) => R.cards.sanitizeCss(c), css);
-  assert.equal(out, css);
+  // Strings and urls come back quoted and escaped from the value that was checked.
+  assert.equal(out, css.replace('url(/ok.png)', 'url("/ok.png")').replace('url(#frag)', 'url("#frag")').replace('"\\201C"', '"\u201C"'));
 });
 
 test('sanitizeCss: allowedOrigins admits exactly those origins', async () => {
@@ -714,7 +715,45 @@ test('sanitizeCss: allowedOrigins admits exactly those origins', async () => {
     R.cards.sanitizeCss('.a{background:url(https://cdn.test/x.png)}', ['*']),
     R.cards.sanitizeCss('.a{background:url(javascript:alert(1))}', ['*']), // a bad url ends at the first `)`
   ], [EVIL]);
-  assert.deepEqual(out, [`.a{background:url(${EVIL}/x.png)}`, `.a{background:url(${EVIL}/x.png)}`, '.a{background:none}', '.a{background:url(https://cdn.test/x.png)}', '.a{background:none)}']);
+  assert.deepEqual(out, [`.a{background:url("${EVIL}/x.png")}`, `.a{background:url("${EVIL}/x.png")}`, '.a{background:none}', '.a{background:url("https://cdn.test/x.png")}', '.a{background:none)}']);
+});
+
+// Probes from a review of the shim, each of which worked before its fix.
+test('review probes: escaped urls, :host-context, page-caused events, a host control\'s keys', async () => {
+  const out = await page.evaluate(async ([EVIL]) => {
+    const page = location.host;
+    const box = document.body.appendChild(document.createElement('div'));
+    const root = box.attachShadow({ mode: 'open' });
+    // A checked value `http://EVIL<@page/…` once went out as `\\3c `: a backslash that ends
+    // the host, so the browser fetched from EVIL.
+    const css = R.cards.sanitizeCss(`.q{background-image:url("${EVIL}\\<@${page}/leak.gif")} .u{background-image:url(/\\<)} ` +
+      ':host-context(body) .p{color:red} .k{color:blue}');
+    root.innerHTML = '<div class="q"></div><div class="u"></div>';
+    const style = document.createElement('style');
+    style.textContent = css;
+    root.prepend(style);
+    const hosts = ['.q', '.u'].map((sel) => {
+      const m = /url\("(.*)"\)/.exec(getComputedStyle(root.querySelector(sel)).backgroundImage);
+      return m ? new URL(m[1]).host : 'none';
+    });
+    box.remove();
+    const target = document.body.appendChild(document.createElement('div'));
+    const { dropped } = R.cards.renderTree(target.attachShadow({ mode: 'open' }), [{ tag: 'div', on: { animationstart: 'x', transitionend: 'y', click: 'z' } }]);
+    target.remove();
+    R.actions.length = 0;
+    R.renderSource.wrap = { tree: [{ tag: 'div', attrs: { class: 'w' }, on: { keydown: 'w:key' }, children: [{ component: { $token: ['ui', 'Button'] }, props: { label: 'B' } }] }] };
+    await R.mount('wrap');
+    R.$('wrap', '.host-button').dispatchEvent(new KeyboardEvent('keydown', { key: 'h', code: 'KeyH', bubbles: true }));
+    R.$('wrap', '.w').dispatchEvent(new KeyboardEvent('keydown', { key: 'g', code: 'KeyG', bubbles: true }));
+    await R.views.wrap.settled();
+    return { hosts, css, dropped: dropped.map((d) => d.name), keys: R.actions.map((a) => a.data) };
+  }, [EVIL]);
+  const here = new URL(h.origin).host;
+  assert.deepEqual(out.hosts, [here, here], out.css);
+  assert.doesNotMatch(out.css, /host-context/);
+  assert.match(out.css, /\.k\{color:blue\}/);
+  assert.deepEqual(out.dropped, ['animationstart', 'transitionend']);
+  assert.deepEqual(out.keys, [{ type: 'keydown' }, { type: 'keydown', key: 'g', code: 'KeyG', altKey: false, ctrlKey: false, metaKey: false, shiftKey: false }]);
 });
 
 test('the shim works under the package CSP (strict page)', async () => {
