@@ -317,8 +317,7 @@ function fromDomEvent(event, type, fromHost = false) {
   if (event instanceof MouseEvent && Number.isInteger(event.button)) out.button = event.button;
   // Keys and values only from elements the card itself made: a granted host component's
   // own controls (a password field, say) are not the guest's to read as they bubble.
-  const ours = (node) => metas.get(node)?.kind === 'el';
-  if (!fromHost && !ours(event.target)) return out;
+  if (!fromHost && metas.get(event.target)?.kind !== 'el') return out;
   for (const [k, t] of Object.entries(EVENT_FIELDS)) if (typeof event[k] === t) out[k] = event[k];
   const control = isControl(event.currentTarget) ? event.currentTarget : isControl(event.target) ? event.target : null;
   if (control) {

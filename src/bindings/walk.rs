@@ -40,7 +40,7 @@ const reSource = getter(RegExp.prototype, 'source');
 const FLAGS = [['d', 'hasIndices'], ['g', 'global'], ['i', 'ignoreCase'], ['m', 'multiline'], ['s', 'dotAll'],
   ['u', 'unicode'], ['v', 'unicodeSets'], ['y', 'sticky']].filter(([, name]) => Object.hasOwn(RegExp.prototype, name))
   .map(([flag, name]) => [flag, getter(RegExp.prototype, name)]);
-const reFlags = { call: (v) => FLAGS.map(([flag, read]) => (read.call(v) ? flag : '')).join('') };
+const regexpFlags = (v) => FLAGS.map(([flag, read]) => (read.call(v) ? flag : '')).join('');
 const mapSize = getter(Map.prototype, 'size'), setSize = getter(Set.prototype, 'size');
 const bufferLength = getter(ArrayBuffer.prototype, 'byteLength');
 const TypedArray = Object.getPrototypeOf(Uint8Array.prototype);
@@ -67,7 +67,7 @@ function kind(v) {
   if ((proto === Object.prototype || proto === null) && !Array.isArray(v) && !ArrayBuffer.isView(v)) {
     let tag;
     try { tag = toTag.call(v); } catch { return 'Plain'; }
-    return tag === '[object Object]' ? 'Plain' : wrapper(v, tag) || 'Plain';
+    return wrapper(v, tag) || 'Plain';
   }
   if (Array.isArray(v)) return 'Array';
   if (ArrayBuffer.isView(v)) return viewName.call(v) || 'DataView';
@@ -125,7 +125,7 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
       case 'Array': seen.set(v, objects++); push(8); push(1); push(v.length >>> 0); tasks.push(v, k, depth); return;
       case 'Date': seen.set(v, objects++); push(8); push(5); push(dateTime.call(v)); return;
       case 'RegExp': {
-        const source = reSource.call(v), flags = reFlags.call(v);
+        const source = reSource.call(v), flags = regexpFlags(v);
         seen.set(v, objects++); push(8); push(6); str(source); str(flags);
         if (over(source.length + flags.length)) stop(10);
         return;
