@@ -46,6 +46,17 @@ fn inline_caches_survive_accessors_that_reshape_objects() {
 
 include!("shared/engine_cases.rs");
 
+/// Each source, run in a fresh realm, answers the string given (V8's answer).
+fn assert_answers(cases: &[(&str, &str)]) {
+    for (src, want) in cases {
+        let mut r = Realm::new(RealmOptions::default(), None).unwrap();
+        let got = r
+            .eval(src, &EvalOptions::default())
+            .unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(got.root, Value::str(want), "{src}");
+    }
+}
+
 /// `instanceof` answers as the spec says (V8's answers) now that the realm's own
 /// `Function.prototype[@@hasInstance]` runs without a call (patch 35).
 const INSTANCEOF: &[(&str, &str)] = &[
@@ -89,13 +100,7 @@ const INSTANCEOF: &[(&str, &str)] = &[
 
 #[wasm_bindgen_test(unsupported = test)]
 fn instanceof_keeps_its_semantics() {
-    for (src, want) in INSTANCEOF {
-        let mut r = Realm::new(RealmOptions::default(), None).unwrap();
-        let got = r
-            .eval(src, &EvalOptions::default())
-            .unwrap_or_else(|e| panic!("{src}: {e}"));
-        assert_eq!(got.root, Value::str(want), "{src}");
-    }
+    assert_answers(INSTANCEOF);
 }
 
 /// `Array.prototype.sort`, `toSorted` and `%TypedArray%.prototype.sort` on patch 36's merge
@@ -151,13 +156,7 @@ const SORT: &[(&str, &str)] = &[
 
 #[wasm_bindgen_test(unsupported = test)]
 fn sort_keeps_its_semantics_with_fewer_comparisons() {
-    for (src, want) in SORT {
-        let mut r = Realm::new(RealmOptions::default(), None).unwrap();
-        let got = r
-            .eval(src, &EvalOptions::default())
-            .unwrap_or_else(|e| panic!("{src}: {e}"));
-        assert_eq!(got.root, Value::str(want), "{src}");
-    }
+    assert_answers(SORT);
 }
 
 fn guest_json(realm: &mut Realm, source: &str) -> String {
