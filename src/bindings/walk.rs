@@ -67,7 +67,8 @@ function kind(v) {
   if ((proto === Object.prototype || proto === null) && !Array.isArray(v) && !ArrayBuffer.isView(v)) {
     let tag;
     try { tag = toTag.call(v); } catch { return 'Plain'; }
-    return wrapper(v, tag) || 'Plain';
+    // The common answer first: no wrapper brand has this tag.
+    return tag === '[object Object]' ? 'Plain' : wrapper(v, tag) || 'Plain';
   }
   if (Array.isArray(v)) return 'Array';
   if (ArrayBuffer.isView(v)) return viewName.call(v) || 'DataView';
@@ -107,9 +108,14 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
   // A key seen before goes as its id; a new one as -1, then its string.
   const key = (k) => {
     const id = keyIds.get(k);
-    if (id !== undefined) { push(id); return; }
-    keyIds.set(k, keyIds.size); push(-1); str(k);
+    if (id !== undefined) { push(id); return id; }
+    const fresh = keyIds.size;
+    keyIds.set(k, fresh); push(-1); str(k);
+    return fresh;
   };
+  // Plain objects of one layout list the same keys: once one has sent them, the next sends
+  // their ids without a lookup per key. By first key: [keys, ids].
+  const layouts = new Map();
   // A lower bound of what the decoder charges: past the cap, it has failed by this point.
   const over = (n) => (bytes += n) > maxBytes;
   const stop = (op, what) => { push(op); if (what !== undefined) str(what); done = true; };
@@ -177,6 +183,23 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
           if (done) return;
         }
       }
+    }
+    if (!array && names.length > 0) {
+      const known = layouts.get(names[0]);
+      let ids = known !== undefined && known[0].length === names.length ? known[1] : undefined;
+      for (let j = 1; ids !== undefined && j < names.length; j++) if (known[0][j] !== names[j]) ids = undefined;
+      const sent = ids === undefined ? [] : undefined;
+      for (; i < names.length; i++) {
+        const name = names[i];
+        if (ids !== undefined) push(ids[i]); else sent.push(key(name));
+        if (over(name.length)) return stop(10);
+        let child;
+        try { child = v[name]; } catch (e) { return threw(e); }
+        value(child, depth + 1);
+        if (done) return;
+      }
+      if (sent !== undefined) layouts.set(names[0], [names, sent]);
+      return;
     }
     for (; i < names.length; i++) {
       const name = names[i];

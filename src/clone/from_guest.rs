@@ -11,7 +11,7 @@ use boa_engine::builtins::object::OrdinaryObject;
 use boa_engine::builtins::proxy::Proxy;
 use boa_engine::builtins::typed_array::TypedArrayKind;
 use boa_engine::object::builtins::{
-    JsArrayBuffer, JsDataView, JsDate, JsMap, JsRegExp, JsSet, JsTypedArray,
+    JsArray, JsArrayBuffer, JsDataView, JsDate, JsMap, JsRegExp, JsSet, JsTypedArray,
 };
 use boa_engine::object::shape::Shape;
 use boa_engine::object::{IndexPropertyValues, PropertyMap};
@@ -459,7 +459,7 @@ impl Walker<'_> {
             Kind::Array => {
                 // As HTML reads it: when the array is serialized, with its elements (a getter
                 // that ran since the array was reached may have changed it).
-                let length = array_length(&o);
+                let length = array_length(&o, self.context);
                 if let Some(values) = dense_elements(&o) {
                     let mut elements = Vec::with_capacity(values.len());
                     for (i, v) in (0..).zip(values) {
@@ -600,24 +600,37 @@ pub(crate) fn enumerable_entries(o: &JsObject) -> Vec<(PropertyKey, Option<JsVal
 /// (indices `0..n`, each a plain data property) and no keyed property but `length`.
 /// `None` for any other array, which takes the generic path.
 pub(crate) fn dense_elements(o: &JsObject) -> Option<Vec<JsValue>> {
+    let mut values = Vec::new();
+    dense_elements_into(o, &mut values).then_some(values)
+}
+
+/// [`dense_elements`] into `out` (cleared first), so a caller can reuse one buffer;
+/// whether the array was dense.
+pub(crate) fn dense_elements_into(o: &JsObject, out: &mut Vec<JsValue>) -> bool {
+    out.clear();
     let object = o.borrow();
     let properties = object.properties();
-    if properties.stored_values_len() != 1 {
-        return None;
+    if properties.stored_values().len() != 1 {
+        return false;
     }
-    let values = properties.index_property_values();
-    let dense = matches!(
-        values,
-        IndexPropertyValues::DenseI32(_)
-            | IndexPropertyValues::DenseF64(_)
-            | IndexPropertyValues::DenseElement(_)
-    );
-    dense.then(|| values.filter_map(|d| d.value().cloned()).collect())
+    // Read from the storage itself: the iterator's items are full property descriptors.
+    match properties.index_property_values() {
+        IndexPropertyValues::DenseI32(values) => out.extend(values.map(|&i| JsValue::from(i))),
+        IndexPropertyValues::DenseF64(values) => out.extend(values.map(|&f| JsValue::from(f))),
+        IndexPropertyValues::DenseElement(values) => out.extend(values.cloned()),
+        IndexPropertyValues::SparseProperty(_) | IndexPropertyValues::SparseElement(_) => {
+            return false;
+        }
+    }
+    true
 }
 
 /// An array's `length`: its own data property, never an accessor, so read where it is
-/// stored.
-pub(crate) fn array_length(o: &JsObject) -> u32 {
+/// stored (in the template's slot for most arrays, without a lookup).
+pub(crate) fn array_length(o: &JsObject, context: &Context) -> u32 {
+    if let Some(length) = JsArray::template_length(o, context) {
+        return length;
+    }
     o.borrow()
         .properties()
         .get(&js_string!("length").into())

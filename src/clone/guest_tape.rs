@@ -22,7 +22,9 @@ use boa_engine::string::JsStrVariant;
 use boa_engine::{Context, JsObject, JsString, JsValue, JsVariant};
 use rustc_hash::FxHashMap;
 
-use super::from_guest::{Captured, array_length, data_keys, dense_elements, enumerable_entries};
+use super::from_guest::{
+    Captured, array_length, data_keys, dense_elements_into, enumerable_entries,
+};
 use super::tape::{Tape, kind, value};
 use crate::value::CloneLimits;
 
@@ -48,6 +50,7 @@ pub fn tape(
         tasks: Vec::new(),
         keys: FxHashMap::default(),
         shapes: FxHashMap::default(),
+        values: Vec::new(),
     };
     w.charge(8)?;
     let id = w.object(&root, 0)?;
@@ -68,9 +71,9 @@ pub fn tape(
 /// A shared shape's keys, when its objects can be read by their values alone.
 type ShapeKeys = Option<Rc<[JsString]>>;
 
-/// What [`Writer::by_shape`] reads: the shape's address, its keys, their numbers once
-/// written, and the object's values.
-type ByShape = (usize, Rc<[JsString]>, Option<Rc<[Key]>>, Vec<JsValue>);
+/// What [`Writer::by_shape`] reads (besides the object's values): the shape's address, its
+/// keys, and their numbers once written.
+type ByShape = (usize, Rc<[JsString]>, Option<Rc<[Key]>>);
 
 #[derive(Clone, Copy)]
 enum Fill {
@@ -102,6 +105,9 @@ struct Writer<'a> {
     keys: FxHashMap<JsString, Key>,
     /// Shared shapes read so far (held, so their addresses stay theirs), by address.
     shapes: FxHashMap<usize, ShapeEntry>,
+    /// The values of the object being filled: one buffer for all of them (fills do not
+    /// nest), instead of an allocation per object.
+    values: Vec<JsValue>,
 }
 
 /// A shared shape, as its objects are written.
@@ -215,7 +221,7 @@ impl Writer<'_> {
             Fill::Plain
         } else if o.is_array() {
             // No guest code runs here, so the length now is the length when it is filled.
-            let length = array_length(o);
+            let length = array_length(o, self.context);
             self.head.extend([kind::ARRAY, f64::from(length)]);
             Fill::Array
         } else if JsMap::from_object(o.clone()).is_ok() {
@@ -247,15 +253,28 @@ impl Writer<'_> {
     }
 
     fn fill(&mut self, o: &JsObject, fill: Fill, depth: usize) -> Option<()> {
+        let mut values = std::mem::take(&mut self.values);
+        self.fill_with(o, fill, depth, &mut values)?;
+        self.values = values;
+        Some(())
+    }
+
+    fn fill_with(
+        &mut self,
+        o: &JsObject,
+        fill: Fill,
+        depth: usize,
+        values: &mut Vec<JsValue>,
+    ) -> Option<()> {
         self.blocks += 1;
         let id = *self.seen.get(o)?;
         self.body.ops.push(f64::from(id));
         match fill {
             Fill::Plain => {
-                if let Some((addr, keys, written, values)) = self.by_shape(o) {
+                if let Some((addr, keys, written)) = self.by_shape(o, values) {
                     self.body.ops.push(keys.len() as f64);
                     if let Some(written) = written {
-                        for (key, v) in written.iter().zip(&values) {
+                        for (key, v) in written.iter().zip(values.iter()) {
                             self.body.ops.push(f64::from(key.id));
                             self.charge(key.bytes)?;
                             self.value(v, depth + 1)?;
@@ -263,7 +282,7 @@ impl Writer<'_> {
                         return Some(());
                     }
                     let mut ids = Vec::with_capacity(keys.len());
-                    for (key, v) in keys.iter().zip(&values) {
+                    for (key, v) in keys.iter().zip(values.iter()) {
                         ids.push(self.key(key)?);
                         self.value(v, depth + 1)?;
                     }
@@ -280,20 +299,23 @@ impl Writer<'_> {
                 }
             }
             Fill::Array => {
-                let (elements, extra) = match dense_elements(o) {
-                    Some(values) => ((0..).zip(values).collect(), Vec::new()),
-                    None => {
-                        let mut elements = Vec::new();
-                        let mut extra = Vec::new();
-                        for (key, v) in enumerable_data(o)? {
-                            match key {
-                                PropertyKey::Index(i) => elements.push((i.get(), v)),
-                                key => extra.push((key_string(&key), v)),
-                            }
-                        }
-                        (elements, extra)
+                if dense_elements_into(o, values) {
+                    self.body.ops.push(values.len() as f64);
+                    for (i, v) in (0u32..).zip(values.iter()) {
+                        self.body.ops.push(f64::from(i));
+                        self.value(v, depth + 1)?;
                     }
-                };
+                    self.body.ops.push(0.0);
+                    return Some(());
+                }
+                let mut elements = Vec::new();
+                let mut extra = Vec::new();
+                for (key, v) in enumerable_data(o)? {
+                    match key {
+                        PropertyKey::Index(i) => elements.push((i.get(), v)),
+                        key => extra.push((key_string(&key), v)),
+                    }
+                }
                 self.body.ops.push(elements.len() as f64);
                 for (i, v) in &elements {
                     self.body.ops.push(f64::from(*i));
@@ -341,7 +363,7 @@ impl Writer<'_> {
     /// A plain object's keys and values from its shared shape, as the reference reads
     /// them (`Walker::entries_by_shape`), with the shape's address and its keys' numbers
     /// once written; `None` for any other object.
-    fn by_shape(&mut self, o: &JsObject) -> Option<ByShape> {
+    fn by_shape(&mut self, o: &JsObject, out: &mut Vec<JsValue>) -> Option<ByShape> {
         let object = o.borrow();
         let properties = object.properties();
         let (shape, values) = properties.shape_and_values()?;
@@ -356,7 +378,9 @@ impl Writer<'_> {
             written: None,
         });
         let keys = entry.keys.clone()?;
-        Some((addr, keys, entry.written.clone(), values.to_vec()))
+        out.clear();
+        out.extend_from_slice(values);
+        Some((addr, keys, entry.written.clone()))
     }
 }
 

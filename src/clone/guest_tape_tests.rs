@@ -224,3 +224,66 @@ fn agrees_with_the_reference_on_random_values() {
         "wrote only {written} of {total}"
     );
 }
+
+/// Array lengths as the guest reads them, by both paths: most arrays' `length` is read from
+/// the array template's slot (patch 37) and the rest by a lookup, and the two must agree with
+/// `.length` (the reference shares the read, so it is checked against the guest here).
+#[test]
+fn array_lengths_are_what_the_guest_reads() {
+    let context = &mut context();
+    eval(PRELUDE, context);
+    let cases = [
+        "[]",
+        "[1, 2, 3]",
+        "new Array(7)",
+        "Array(3).fill(0)",
+        "[1, 2, 3].concat([4, 5])",
+        "JSON.parse('[1, [2, 3], []]')",
+        "(() => { const a = [1]; a.length = 5; return a })()",
+        "(() => { const a = [1, 2, 3]; a.length = 1; return a })()",
+        "(() => { const a = []; a[9] = 1; return a })()",
+        "Object.assign([1, 2], { x: 1 })",
+        "(() => { const a = [1, 2]; Object.setPrototypeOf(a, null); return a })()",
+        "(() => { class X extends Array {} return X.from([1, 2, 3]) })()",
+        "(() => { const a = [1, 2, 3, 4]; Object.freeze(a); return a })()",
+        "(() => { const a = [1, 2]; a.pop(); a.push(7, 8, 9); return a })()",
+    ];
+    for src in cases {
+        let v = eval(src, context);
+        let want = eval(&format!("({src}).length"), context)
+            .as_number()
+            .unwrap() as u32;
+        let limits = CloneLimits::default();
+        let written = tape(&v, &captured(), limits, context).expect(src);
+        for (path, g) in [
+            ("tape", decode(&written)),
+            (
+                "reference",
+                from_guest(&v, &captured(), limits, context).unwrap(),
+            ),
+        ] {
+            let crate::value::Value::Object(id) = g.root else {
+                panic!("{src}: not an object")
+            };
+            match g.get(id) {
+                Some(crate::value::Object::Array { length, .. }) => {
+                    assert_eq!(*length, want, "{src} ({path})");
+                }
+                other => panic!("{src} ({path}): {other:?}"),
+            }
+        }
+    }
+    // An ordinary object can take the array template's shape; it still crosses as one.
+    let src = "(() => { const o = Object.create(Array.prototype); \
+               Object.defineProperty(o, 'length', { value: 3, writable: true }); return o })()";
+    let v = eval(src, context);
+    let g = from_guest(&v, &captured(), CloneLimits::default(), context).unwrap();
+    let crate::value::Value::Object(id) = g.root else {
+        panic!("not an object")
+    };
+    assert!(
+        matches!(g.get(id), Some(crate::value::Object::Plain(_))),
+        "{:?}",
+        g.get(id)
+    );
+}

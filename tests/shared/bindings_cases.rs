@@ -110,6 +110,10 @@ fn values_cross_with_the_structure_structured_clone_gives() {
         // Keys repeat across objects (each crosses once, then by id), in other orders, with
         // names Object.prototype has and lone surrogates.
         "[{ id: 1, name: 'a', toString: 't' }, { name: 'b', id: 2, ['__proto__']: 1 }, { ['\\ud800']: 1, id: 3, valueOf: 'v' }, { ['\\ud800']: 2, hasOwnProperty: 0, name: 'c' }, Object.assign([0], { id: 'extra', name: 'n' })]",
+        // Plain objects that share a first key (the walk sends an earlier object's key ids
+        // only to one with the very same keys), and arrays whose length is not their count.
+        "[{ a: 1, b: 2 }, { a: 3, c: 4 }, { a: 5, b: 6 }, { a: 7 }, { a: 8, b: 9, c: 10 }, { b: 1, a: 2 }, { a: 1, b: 2 }, { a: { a: { b: 1 } } }]",
+        "(() => { const a = [1]; a.length = 4; const b = [1, 2, 3]; b.length = 1; class X extends Array {} return [a, b, X.from([1, 2]), Object.freeze([1, 2, 3]), new Array(5)] })()",
         // Arrays: dense with extras, holes with as many keys as the length, dense ones
         // with another prototype, and plain objects without Object.prototype.
         "[Object.assign([1, 2], { x: 1 }), Object.assign([1, , 3], { x: 'extra' }), Object.assign([, 2], { y: 1 }), Object.setPrototypeOf([1, 2], Object.prototype), Object.assign(Object.create(null), { a: 1 }), Object.setPrototypeOf(Object(1), Object.prototype)]",
