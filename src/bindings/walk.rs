@@ -184,22 +184,12 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
         }
       }
     }
+    let ids, sent;
     if (!array && names.length > 0) {
       const known = layouts.get(names[0]);
-      let ids = known !== undefined && known[0].length === names.length ? known[1] : undefined;
+      ids = known !== undefined && known[0].length === names.length ? known[1] : undefined;
       for (let j = 1; ids !== undefined && j < names.length; j++) if (known[0][j] !== names[j]) ids = undefined;
-      const sent = ids === undefined ? [] : undefined;
-      for (; i < names.length; i++) {
-        const name = names[i];
-        if (ids !== undefined) push(ids[i]); else sent.push(key(name));
-        if (over(name.length)) return stop(10);
-        let child;
-        try { child = v[name]; } catch (e) { return threw(e); }
-        value(child, depth + 1);
-        if (done) return;
-      }
-      if (sent !== undefined) layouts.set(names[0], [names, sent]);
-      return;
+      if (ids === undefined) sent = [];
     }
     for (; i < names.length; i++) {
       const name = names[i];
@@ -207,7 +197,9 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
       if (index >= 0 && index < 4294967295) { push(1); push(index); }
       else {
         if (array) push(0);
-        key(name);
+        if (ids !== undefined) push(ids[i]);
+        else if (sent !== undefined) sent.push(key(name));
+        else key(name);
         if (over(name.length)) return stop(10);
       }
       let child;
@@ -215,6 +207,7 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
       value(child, depth + 1);
       if (done) return;
     }
+    if (sent !== undefined) layouts.set(names[0], [names, sent]);
   };
   const fill = (v, k, depth) => {
     switch (k) {

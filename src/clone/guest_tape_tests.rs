@@ -8,7 +8,7 @@ use super::tape;
 use crate::clone::tape::tests::decode;
 use crate::clone::test_rng::Rng;
 use crate::clone::{Captured, from_guest};
-use crate::value::CloneLimits;
+use crate::value::{CloneLimits, Object, Value};
 
 fn captured() -> Captured {
     Captured {
@@ -262,11 +262,11 @@ fn array_lengths_are_what_the_guest_reads() {
                 from_guest(&v, &captured(), limits, context).unwrap(),
             ),
         ] {
-            let crate::value::Value::Object(id) = g.root else {
+            let Value::Object(id) = g.root else {
                 panic!("{src}: not an object")
             };
             match g.get(id) {
-                Some(crate::value::Object::Array { length, .. }) => {
+                Some(Object::Array { length, .. }) => {
                     assert_eq!(*length, want, "{src} ({path})");
                 }
                 other => panic!("{src} ({path}): {other:?}"),
@@ -278,11 +278,11 @@ fn array_lengths_are_what_the_guest_reads() {
                Object.defineProperty(o, 'length', { value: 3, writable: true }); return o })()";
     let v = eval(src, context);
     let g = from_guest(&v, &captured(), CloneLimits::default(), context).unwrap();
-    let crate::value::Value::Object(id) = g.root else {
+    let Value::Object(id) = g.root else {
         panic!("not an object")
     };
     assert!(
-        matches!(g.get(id), Some(crate::value::Object::Plain(_))),
+        matches!(g.get(id), Some(Object::Plain(_))),
         "{:?}",
         g.get(id)
     );
