@@ -208,6 +208,7 @@ const WORKLOADS = [
   ['text', 'regex + string ops on 200 KB (ASCII text)'],
   // For information, not in the targets: the same operations on text with non-Latin-1 words.
   ['text_utf16', 'regex + string ops on 200 KB (mixed-script text)', { info: true }],
+  ['sort_default', 'default sort (no comparator) of 100k numbers', { info: true }],
 ];
 const TARGET_WORKLOADS = WORKLOADS.filter(([, , o]) => !o?.info);
 // Cards: engines (table column order) and batch sizes.
@@ -604,7 +605,10 @@ if (!R.fatal && want('main')) {
     const w = R.workloads[name];
     return { name, ratio: (w.realm.capped ? Infinity : median(w.realm.samples)) / (w.quickjs.capped ? Infinity : median(w.quickjs.samples)) };
   });
-  const gmAlt = info.length ? geomean([...interp.filter((x) => x.name !== 'text'), ...info].map((x) => x.ratio)) : null;
+  // The geomean again with the mixed-script text in the ASCII text's place (the other
+  // informational rows are not interpreter targets).
+  const utf16 = info.filter((x) => x.name === 'text_utf16');
+  const gmAlt = utf16.length ? geomean([...interp.filter((x) => x.name !== 'text'), ...utf16].map((x) => x.ratio)) : null;
   target('interpreter workloads: geometric mean ≤ 1.0× quickjs-emscripten', `${gm.toFixed(2)}× (Realm in worker ÷ QuickJS in worker)`, gm <= 1.0,
     `geomean over ${interp.map((x) => `${x.name} ${x.ratio.toFixed(2)}×`).join(', ')}` +
     (gmAlt ? `; for information, with the mixed-script text instead of the ASCII one: ${gmAlt.toFixed(2)}×` : ''));

@@ -147,6 +147,26 @@ const SORT: &[(&str, &str)] = &[
         "var a = [3, 1, 2]; [a.toSorted().join(), a.join(), new Float64Array([3, -0, NaN, 0, -Infinity, 1]).sort().join(), new Int8Array([1, 5, 3, 4]).sort(function (x, y) { return y - x; }).join(), Object.is(new Float64Array([0, -0]).sort()[0], -0)].join(';')",
         "1,2,3;3,1,2;-Infinity,0,0,1,3,NaN;5,4,3,1;true",
     ),
+    // the default order of primitives, each made a string once (patch 38): the order V8 gives, toSorted's the same, -0 and 0 kept in input order
+    (
+        "var v = [10, 9, 1, -0, 0, NaN, Infinity, -Infinity, 1e21, 1e-7, 0.5, -1, true, false, null, 'null', 'a', 'B', '', '\\u00e9', '\\ud83d\\ude00', '\\uffff', 25n, -3n, 1.5, '1.5', undefined, 2, '10']; function byString(x, y) { var a = String(x), b = String(y); return a < b ? -1 : a > b ? 1 : 0; } var s = v.slice().sort(), t = v.toSorted(), e = v.slice().sort(byString); [s.map(String).join('|'), t.map(String).join('|') === s.map(String).join('|'), e.map(String).join('|') === s.map(String).join('|'), Object.is(s[s.indexOf(0) + 1], 0) && Object.is(s[s.indexOf(0)], -0)].join(';')",
+        "|-1|-3|-Infinity|0|0|0.5|1|1.5|1.5|10|10|1e+21|1e-7|2|25|9|B|Infinity|NaN|a|false|null|null|true|\u{e9}|\u{1f600}|\u{ffff}|undefined;true;true;true",
+    ),
+    // the same over 5,000 mixed primitives: a stable sort by String(x), undefined last
+    (
+        "function rng(s) { return function () { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; }; } var r = rng(5), a = []; for (var i = 0; i < 5000; i++) { var x = r(); a.push(x < 0.4 ? Math.floor(x * 1e6) / 8 : x < 0.6 ? 'k' + Math.floor(x * 300) : x < 0.7 ? -Math.floor(x * 100) : x < 0.75 ? undefined : x < 0.8 ? (x < 0.77) : Math.floor(x * 50)); } var b = a.slice(); a.sort(); var defined = b.filter(function (x) { return x !== undefined; }), c = defined.map(function (x, i) { return [String(x), i, x]; }); c.sort(function (p, q) { return p[0] < q[0] ? -1 : p[0] > q[0] ? 1 : p[1] - q[1]; }); var same = c.every(function (p, i) { return Object.is(p[2], a[i]); }); [same, a.length - defined.length, a[a.length - 1]].join()",
+        "true,233,",
+    ),
+    // an object's ToString runs at every comparison it is in, as the spec says, not once
+    (
+        "var n = 0, o = { toString: function () { n++; return 'm'; } }; var a = [3, o, 1, 'z', 2].sort(); [a.map(String).join(), n > 2].join(';')",
+        "1,2,3,m,z;true",
+    ),
+    // a Symbol throws only when compared
+    (
+        "var r = [[Symbol('s')].sort().length, [Symbol('s'), undefined].sort().length]; try { [1, Symbol('s')].sort(); r.push('sorted') } catch (e) { r.push(e.name) } r.join()",
+        "1,2,TypeError",
+    ),
     // a comparator answer goes through ToNumber: NaN and an object with valueOf
     (
         "[[3, 1, 2].sort(function () { return NaN; }).join(), [3, 1, 2].sort(function (x, y) { return { valueOf: function () { return x - y; } }; }).join()].join(';')",

@@ -234,6 +234,22 @@ function run_text() {
   return textOps(STATE.text, ['lorem', 'consequat', 'dolore', ', ', 'zzz']);
 }
 
+// --- the default sort (no comparator) of 100k numbers ------------------------------------
+
+function setup_sort_default() {
+  var r = rng(3);
+  STATE.numbers = [];
+  for (var i = 0; i < 100000; i++) STATE.numbers.push(Math.floor(r() * 1e6) / 8);
+  return STATE.numbers.length;
+}
+
+function run_sort_default() {
+  // Sorted as strings ("1.25" < "10" < "2"): each engine's ToString of a number, and its
+  // comparisons.
+  var a = STATE.numbers.slice().sort();
+  return a[0] + ':' + a[49999] + ':' + a[99999] + ':' + a.length;
+}
+
 function setup_text_utf16() {
   STATE.textUtf16 = makeText(WORDS, 11);
   return STATE.textUtf16.length;

@@ -14,7 +14,7 @@
 //! own depth), so it fails one exactly when the decoder would.
 
 use boa_engine::object::builtins::{JsArray, JsMap, JsSet};
-use boa_engine::{Context, JsObject, JsString, JsValue};
+use boa_engine::{Context, JsObject, JsStr, JsString, JsValue};
 
 use super::host_tape::{Cursor, HostTape, Str};
 use super::to_guest::{Layouts, bigint, insert_element, insert_extra, set_length, shell};
@@ -115,6 +115,12 @@ impl<'a, 'c> Builder<'a, 'c> {
     /// key ([`Text::byte_len`]).
     fn string(&mut self) -> Option<(JsString, usize, usize)> {
         Some(match self.cur.string()? {
+            // Data, seldom one of Boa's static strings: made without looking it up among them.
+            Str::Text(s, units) if s.is_ascii() => (
+                JsString::from_str_uninterned(JsStr::latin1(s.as_bytes())),
+                units,
+                s.len(),
+            ),
             Str::Text(s, units) => (JsString::from(s), units, s.len()),
             Str::Wide(units) => match String::from_utf16(units) {
                 Ok(s) => (JsString::from(s.as_str()), units.len(), s.len()),

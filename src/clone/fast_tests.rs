@@ -620,6 +620,45 @@ fn laid_out_arrays_behave_as_literals() {
     }
 }
 
+/// Strings cross in without the lookup among Boa's static strings (patch boa_string-02): one
+/// that spells a static string ("length", "prototype", "") is still that string to the
+/// guest, as a value, a key it reads with, and a key the guest's own code compares.
+#[test]
+fn strings_that_spell_static_ones_are_those_strings() {
+    let s = Value::str;
+    let g = graph(vec![
+        dense(vec![
+            s("length"),
+            s("prototype"),
+            s(""),
+            s("constructor"),
+            obj(1),
+        ]),
+        plain(&[("length", s("length")), ("prototype", Value::Number(1.0))]),
+    ]);
+    let context = &mut Context::default();
+    context.set_instruction_budget(usize::MAX, None);
+    let v = Walk::of(&g)
+        .tape(|t| value(t, CloneLimits::default(), context))
+        .expect("built in one pass");
+    context
+        .global_object()
+        .set(js_string!("v"), v, false, context)
+        .unwrap();
+    let checks = [
+        "v[0] === 'length' && v[1] === 'prototype' && v[2] === '' && v[3] === 'constructor'",
+        "[1, 2, 3][v[0]] === 3 && typeof Function[v[1]] === 'function' && ({}).hasOwnProperty(v[2]) === false",
+        "({}).constructor === ({})[v[3]] && new Map([['length', 1]]).get(v[0]) === 1 && new Set([v[1]]).has('prototype')",
+        "v[4].length === 'length' && v[4][v[0]] === 'length' && v[4].prototype === 1 && Object.keys(v[4]).join() === 'length,prototype'",
+        "(v[4][v[1]] = 2, v[4].prototype === 2) && JSON.stringify(v[4]) === '{\"length\":\"length\",\"prototype\":2}'",
+        "switch (v[0]) { case 'length': true; break; default: false }",
+    ];
+    for check in checks {
+        let got = crate::parse::eval(check, None, context).unwrap();
+        assert_eq!(got.as_boolean(), Some(true), "{check}");
+    }
+}
+
 /// `JsArray::fill_fresh` (patches/boa_engine-28) lays out only an array as `JsArray::new`
 /// made it, and hands the values back otherwise.
 #[test]

@@ -54,8 +54,8 @@ pub fn tape(
     };
     w.charge(8)?;
     let id = w.object(&root, 0)?;
-    while let Some((o, fill, depth)) = w.tasks.pop() {
-        w.fill(&o, fill, depth)?;
+    while let Some((o, id, fill, depth)) = w.tasks.pop() {
+        w.fill(&o, id, fill, depth)?;
     }
     let mut t = w.body;
     let mut ops = Vec::with_capacity(2 + w.head.len() + t.ops.len() + 2);
@@ -101,7 +101,8 @@ struct Writer<'a> {
     body: Tape,
     blocks: usize,
     seen: FxHashMap<JsObject, u32>,
-    tasks: Vec<(JsObject, Fill, usize)>,
+    /// Objects to fill: each with its id, so it is not looked up again.
+    tasks: Vec<(JsObject, u32, Fill, usize)>,
     keys: FxHashMap<JsString, Key>,
     /// Shared shapes read so far (held, so their addresses stay theirs), by address.
     shapes: FxHashMap<usize, ShapeEntry>,
@@ -242,7 +243,7 @@ impl Writer<'_> {
             return None;
         };
         let id = self.reserve(o);
-        self.tasks.push((o.clone(), fill, depth));
+        self.tasks.push((o.clone(), id, fill, depth));
         Some(id)
     }
 
@@ -252,9 +253,9 @@ impl Writer<'_> {
         id
     }
 
-    fn fill(&mut self, o: &JsObject, fill: Fill, depth: usize) -> Option<()> {
+    fn fill(&mut self, o: &JsObject, id: u32, fill: Fill, depth: usize) -> Option<()> {
         let mut values = std::mem::take(&mut self.values);
-        self.fill_with(o, fill, depth, &mut values)?;
+        self.fill_with(o, id, fill, depth, &mut values)?;
         self.values = values;
         Some(())
     }
@@ -262,12 +263,12 @@ impl Writer<'_> {
     fn fill_with(
         &mut self,
         o: &JsObject,
+        id: u32,
         fill: Fill,
         depth: usize,
         values: &mut Vec<JsValue>,
     ) -> Option<()> {
         self.blocks += 1;
-        let id = *self.seen.get(o)?;
         self.body.ops.push(f64::from(id));
         match fill {
             Fill::Plain => {
