@@ -582,6 +582,23 @@ fn claimed_counts_reserve_nothing() {
     }
 }
 
+/// Builds `g` in one pass as the guest's `v`, then asserts that each check is true there.
+fn holds_in_the_guest(g: &Graph, checks: &[&str]) {
+    let context = &mut Context::default();
+    context.set_instruction_budget(usize::MAX, None);
+    let v = Walk::of(g)
+        .tape(|t| value(t, CloneLimits::default(), context))
+        .expect("built in one pass");
+    context
+        .global_object()
+        .set(js_string!("v"), v, false, context)
+        .unwrap();
+    for check in checks {
+        let got = crate::parse::eval(check, None, context).unwrap();
+        assert_eq!(got.as_boolean(), Some(true), "{check}");
+    }
+}
+
 /// Lists laid out in one step are arrays as their literals are: the same properties, and
 /// they grow, shrink and search as arrays do.
 #[test]
@@ -593,15 +610,6 @@ fn laid_out_arrays_behave_as_literals() {
         dense(vec![n(1.5), n(-0.0)]),
         dense(vec![Value::str("a"), Value::Undefined]),
     ]);
-    let context = &mut Context::default();
-    context.set_instruction_budget(usize::MAX, None);
-    let v = Walk::of(&g)
-        .tape(|t| value(t, CloneLimits::default(), context))
-        .expect("built in one pass");
-    context
-        .global_object()
-        .set(js_string!("v"), v, false, context)
-        .unwrap();
     let checks = [
         "v.every(Array.isArray) && v.every((a) => Object.getPrototypeOf(a) === Array.prototype)",
         "const lits = [[1, 2, 3], [1.5, -0], ['a', undefined]];
@@ -614,10 +622,7 @@ fn laid_out_arrays_behave_as_literals() {
         "(v[1][5] = 9, v[1].length === 6 && !(3 in v[1]) && v[1][5] === 9)",
         "v[2].sort().join() === 'a,' && Object.isExtensible(v[1])",
     ];
-    for check in checks {
-        let got = crate::parse::eval(check, None, context).unwrap();
-        assert_eq!(got.as_boolean(), Some(true), "{check}");
-    }
+    holds_in_the_guest(&g, &checks);
 }
 
 /// Strings cross in without the lookup among Boa's static strings (patch boa_string-02): one
@@ -636,15 +641,6 @@ fn strings_that_spell_static_ones_are_those_strings() {
         ]),
         plain(&[("length", s("length")), ("prototype", Value::Number(1.0))]),
     ]);
-    let context = &mut Context::default();
-    context.set_instruction_budget(usize::MAX, None);
-    let v = Walk::of(&g)
-        .tape(|t| value(t, CloneLimits::default(), context))
-        .expect("built in one pass");
-    context
-        .global_object()
-        .set(js_string!("v"), v, false, context)
-        .unwrap();
     let checks = [
         "v[0] === 'length' && v[1] === 'prototype' && v[2] === '' && v[3] === 'constructor'",
         "[1, 2, 3][v[0]] === 3 && typeof Function[v[1]] === 'function' && ({}).hasOwnProperty(v[2]) === false",
@@ -653,10 +649,7 @@ fn strings_that_spell_static_ones_are_those_strings() {
         "(v[4][v[1]] = 2, v[4].prototype === 2) && JSON.stringify(v[4]) === '{\"length\":\"length\",\"prototype\":2}'",
         "switch (v[0]) { case 'length': true; break; default: false }",
     ];
-    for check in checks {
-        let got = crate::parse::eval(check, None, context).unwrap();
-        assert_eq!(got.as_boolean(), Some(true), "{check}");
-    }
+    holds_in_the_guest(&g, &checks);
 }
 
 /// `JsArray::fill_fresh` (patches/boa_engine-28) lays out only an array as `JsArray::new`
