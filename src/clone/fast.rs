@@ -81,6 +81,8 @@ struct Builder<'a, 'c> {
     layouts: Layouts,
     key_bytes: Vec<usize>,
     ids: Vec<u32>,
+    /// An array's leading elements, one buffer for all arrays (fills do not nest).
+    run: Vec<JsValue>,
 }
 
 impl<'a, 'c> Builder<'a, 'c> {
@@ -95,6 +97,7 @@ impl<'a, 'c> Builder<'a, 'c> {
             layouts: Layouts::default(),
             key_bytes: Vec::new(),
             ids: Vec::new(),
+            run: Vec::new(),
         }
     }
 
@@ -214,7 +217,7 @@ impl<'a, 'c> Builder<'a, 'c> {
             // their bounds checked: the reference's.
             _ => return None,
         };
-        let made = shell(&object, self.context).ok()?;
+        let made = shell(&object, &mut self.layouts, self.context).ok()?;
         self.objects.push(Some(made.clone()));
         if let Some(fill) = fill {
             self.tasks.push((made.clone(), fill, depth));
@@ -272,11 +275,25 @@ impl<'a, 'c> Builder<'a, 'c> {
     }
 
     fn array(&mut self, target: &JsObject, length: u32, depth: usize) -> Option<()> {
+        let mut run = std::mem::take(&mut self.run);
+        run.clear();
+        self.array_with(target, length, depth, &mut run)?;
+        self.run = run;
+        Some(())
+    }
+
+    fn array_with(
+        &mut self,
+        target: &JsObject,
+        length: u32,
+        depth: usize,
+        run: &mut Vec<JsValue>,
+    ) -> Option<()> {
         let n = self.count()?;
         let mut extra = Vec::new();
         // Elements 0, 1, 2... in order, while they come so: laid out in one step at the end
         // if they are all there is. Any other index inserts them, and itself, one by one.
-        let mut run = Vec::with_capacity(n.min(length as usize).min(self.cur.remaining() / 3));
+        run.reserve(n.min(length as usize).min(self.cur.remaining() / 3));
         let mut scattered = false;
         for _ in 0..n {
             if self.num()? == 1.0 {
@@ -288,7 +305,7 @@ impl<'a, 'c> Builder<'a, 'c> {
                 }
                 if !scattered {
                     scattered = true;
-                    insert_elements(target, std::mem::take(&mut run), length)?;
+                    insert_elements(target, run.drain(..), length)?;
                 }
                 insert_element(target, index, length, v).ok()?;
             } else {
@@ -296,15 +313,12 @@ impl<'a, 'c> Builder<'a, 'c> {
                 extra.push((key, self.value(depth + 1)?));
             }
         }
-        let laid_out = if run.len() == length as usize {
-            JsArray::from_object(target.clone())
+        let laid_out = run.len() == length as usize
+            && JsArray::from_object(target.clone())
                 .ok()?
-                .fill_fresh(run, self.context)
-        } else {
-            Err(run)
-        };
-        if let Err(run) = laid_out {
-            insert_elements(target, run, length)?;
+                .fill_fresh_from(run, self.context);
+        if !laid_out {
+            insert_elements(target, run.drain(..), length)?;
             set_length(target, length);
         }
         for (key, v) in extra {
@@ -316,7 +330,11 @@ impl<'a, 'c> Builder<'a, 'c> {
 }
 
 /// `values` as elements 0, 1, 2... of `target`, one by one.
-fn insert_elements(target: &JsObject, values: Vec<JsValue>, length: u32) -> Option<()> {
+fn insert_elements(
+    target: &JsObject,
+    values: impl Iterator<Item = JsValue>,
+    length: u32,
+) -> Option<()> {
     for (index, v) in (0..).zip(values) {
         insert_element(target, index, length, v).ok()?;
     }

@@ -702,6 +702,15 @@ fn only_fresh_arrays_are_laid_out_in_one_step() {
     )
     .unwrap();
     assert_eq!(a.fill_fresh(values(), context), Err(values()));
+    // `fill_fresh_from` (patch 39) takes the values out of a buffer it leaves empty, or
+    // leaves the buffer as it was.
+    let mut buffer = values();
+    assert!(!a.fill_fresh_from(&mut buffer, context));
+    assert_eq!(buffer, values());
+    let fresh = JsArray::new(context).unwrap();
+    assert!(fresh.fill_fresh_from(&mut buffer, context));
+    assert!(buffer.is_empty() && buffer.capacity() >= 2);
+    assert_eq!(fresh.get(1, context).unwrap(), JsValue::from(2));
 }
 
 #[test]

@@ -28,6 +28,16 @@ use super::from_guest::{
 use super::tape::{Tape, kind, value};
 use crate::value::CloneLimits;
 
+thread_local! {
+    /// The identity table, kept (empty) between tapes: growing it again each time, by
+    /// rehashes, was about 1 % of a 100 KB crossing. A tape that gives up drops it.
+    static SEEN: std::cell::Cell<FxHashMap<JsObject, u32>> = std::cell::Cell::default();
+}
+
+/// The largest identity table kept between tapes (about 600 KB): a huge value's stays
+/// with it.
+const SEEN_KEPT_MAX: usize = 1 << 15;
+
 /// The tape of `v`, an object; `None` to take the reference's path.
 pub fn tape(
     v: &JsValue,
@@ -46,7 +56,7 @@ pub fn tape(
         head: Vec::new(),
         body: Tape::default(),
         blocks: 0,
-        seen: FxHashMap::default(),
+        seen: SEEN.take(),
         tasks: Vec::new(),
         keys: FxHashMap::default(),
         shapes: FxHashMap::default(),
@@ -57,9 +67,15 @@ pub fn tape(
     while let Some((o, id, fill, depth)) = w.tasks.pop() {
         w.fill(&o, id, fill, depth)?;
     }
+    let objects = w.seen.len();
+    let mut seen = std::mem::take(&mut w.seen);
+    seen.clear();
+    if seen.capacity() <= SEEN_KEPT_MAX {
+        SEEN.set(seen);
+    }
     let mut t = w.body;
     let mut ops = Vec::with_capacity(2 + w.head.len() + t.ops.len() + 2);
-    ops.push(w.seen.len() as f64);
+    ops.push(objects as f64);
     ops.extend_from_slice(&w.head);
     ops.push(w.blocks as f64);
     ops.append(&mut t.ops);

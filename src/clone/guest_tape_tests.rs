@@ -287,3 +287,23 @@ fn array_lengths_are_what_the_guest_reads() {
         g.get(id)
     );
 }
+
+/// The identity table is kept between tapes (emptied): each tape starts with no object seen,
+/// after one that wrote thousands and after one that gave up part way.
+#[test]
+fn each_tape_starts_with_no_object_seen() {
+    let context = &mut context();
+    eval(PRELUDE, context);
+    let big = eval("Array.from({ length: 3000 }, (_, i) => ({ i }))", context);
+    let small = eval("const o = { a: 1 }; [o, o, { b: o }]", context);
+    let limits = CloneLimits::default();
+    assert!(check("big", &big, limits, context));
+    assert!(check("small after big", &small, limits, context));
+    let capped = CloneLimits {
+        max_objects: 100,
+        ..limits
+    };
+    assert!(!check("big over the cap", &big, capped, context));
+    assert!(check("small after a give-up", &small, limits, context));
+    assert!(check("big again", &big, limits, context));
+}

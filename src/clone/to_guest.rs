@@ -112,10 +112,11 @@ fn build(
     context: &mut Context,
 ) -> JsResult<Vec<Option<JsObject>>> {
     let mut shells: Vec<Option<JsObject>> = vec![None; graph.objects.len()];
+    let mut layouts = Layouts::default();
     // Views need their buffers, so they are created after everything else.
     for (i, object) in graph.objects.iter().enumerate() {
         if !matches!(object, Object::View { .. }) && Some(i) != skip {
-            shells[i] = Some(shell(object, context)?);
+            shells[i] = Some(shell(object, &mut layouts, context)?);
         }
     }
     for (i, object) in graph.objects.iter().enumerate() {
@@ -143,7 +144,6 @@ fn build(
     }
     let value = |v: &Value, context: &mut Context| converted(v, &shells, context);
     let mut keys = KeyIds::default();
-    let mut layouts = Layouts::default();
     let mut ids = Vec::new();
     for (i, object) in graph.objects.iter().enumerate() {
         if Some(i) == skip {
@@ -232,9 +232,28 @@ pub(crate) struct Layouts {
     /// The keys, by number.
     pub(crate) strings: Vec<JsString>,
     layouts: FxHashMap<Vec<u32>, Option<DataLayout>>,
+    /// The layout of no keys, which plain shells are made from.
+    empty: Option<DataLayout>,
 }
 
 impl Layouts {
+    /// A fresh plain shell: an ordinary object with `Object.prototype` and a shared shape,
+    /// as an object literal gets, so objects with the same keys share one layout (and the
+    /// guest's property caches hit) instead of a hash table each. Made from one layout per
+    /// build, not by a lookup of the prototype's transition per object (about 1 % of a
+    /// 100 KB crossing).
+    pub(crate) fn plain(&mut self, context: &mut Context) -> JsObject {
+        let proto = || context.intrinsics().constructors().object().prototype();
+        if self.empty.is_none() {
+            self.empty = DataLayout::new(context.root_shape(), Some(proto()), &[]);
+        }
+        let made = self.empty.as_ref().and_then(|l| l.create(Vec::new()));
+        // (An empty layout always exists: the fallback is the same object, made slower.)
+        made.unwrap_or_else(|| {
+            JsObject::new(context.root_shape(), proto(), OrdinaryObject).upcast()
+        })
+    }
+
     /// Gives the fresh plain shell `target` the `values` under the keys numbered `ids`.
     pub(crate) fn fill(
         &mut self,
@@ -387,17 +406,14 @@ pub(crate) fn define_hidden(
     Ok(())
 }
 
-pub(crate) fn shell(object: &Object, context: &mut Context) -> JsResult<JsObject> {
+pub(crate) fn shell(
+    object: &Object,
+    layouts: &mut Layouts,
+    context: &mut Context,
+) -> JsResult<JsObject> {
     let ctors = context.intrinsics().constructors();
     Ok(match object {
-        // A shared shape, as an object literal gets: objects with the same keys share one
-        // layout (and the guest's property caches hit), instead of a hash table each.
-        Object::Plain(_) => JsObject::new(
-            context.root_shape(),
-            context.intrinsics().constructors().object().prototype(),
-            OrdinaryObject,
-        )
-        .upcast(),
+        Object::Plain(_) => layouts.plain(context),
         Object::Array { .. } => JsArray::new(context)?.into(),
         Object::Map(_) => JsMap::new(context).into(),
         Object::Set(_) => JsSet::new(context).into(),
@@ -604,12 +620,22 @@ mod tests {
         let keys = [js_string!("a"), js_string!("b")];
         let proto = context.intrinsics().constructors().object().prototype();
         let layout = DataLayout::new(context.root_shape(), Some(proto.clone()), &keys).unwrap();
-        let fresh = shell(&Object::Plain(vec![]), &mut context).unwrap();
+        let fresh = shell(
+            &Object::Plain(vec![]),
+            &mut Layouts::default(),
+            &mut context,
+        )
+        .unwrap();
         assert!(layout.fill(&fresh, vec![1.into(), 2.into()]).is_ok());
         let b = fresh.get(js_string!("b"), &mut context).unwrap();
         assert_eq!(b.as_number(), Some(2.0));
         // A second shell gets the same layout; a used one, or wrong values, nothing.
-        let other = shell(&Object::Plain(vec![]), &mut context).unwrap();
+        let other = shell(
+            &Object::Plain(vec![]),
+            &mut Layouts::default(),
+            &mut context,
+        )
+        .unwrap();
         assert_eq!(layout.fill(&other, vec![1.into()]), Err(vec![1.into()]));
         assert!(layout.fill(&other, vec![3.into(), 4.into()]).is_ok());
         assert_eq!(
