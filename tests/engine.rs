@@ -534,7 +534,7 @@ fn locals_read_in_place_answer_as_v8() {
     answers_as_v8(LOCALS_CASES);
 }
 
-/// The fast paths of patches 19-21 and 24 leave every answer as V8 gives it.
+/// The fast paths of patches 19-21, 24 and 40 leave every answer as V8 gives it.
 #[wasm_bindgen_test(unsupported = test)]
 fn fast_paths_answer_as_v8() {
     answers_as_v8(FAST_PATH_CASES);

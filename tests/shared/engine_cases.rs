@@ -390,9 +390,10 @@ const LOCALS_CASES: &[(&str, &str)] = &[
     (r#"(function () { let n = 0; const o = { get m() { n++; return function (v) { return [this === o, v, n] } } }; return o.m(n) })()"#, r#"[true,1,1]"#),
 ];
 
-/// Patches 19-21 and 24: `sort` reads and writes a dense array's elements directly, an
-/// object literal adds a new key in one step, a global name is read without re-resolving
-/// its binding, and `@@replace` checks `RegExp.prototype`'s builtins where it found them. Each case, with V8's answer, sits where a fast path could see something the full
+/// Patches 19-21, 24 and 40: `sort` reads and writes a dense array's elements directly, an
+/// object literal adds a new key in one step (through the transition made before, patch
+/// 40), a global name is read without re-resolving its binding, `@@replace` checks
+/// `RegExp.prototype`'s builtins where it found them, and `push` appends in place. Each case, with V8's answer, sits where a fast path could see something the full
 /// path would not: holes and inherited elements, a comparator that shrinks, freezes,
 /// redefines or grows the array, duplicate and accessor keys, `__proto__`, index keys,
 /// non-extensible targets, `with`, global getters and deleted globals.
@@ -441,6 +442,34 @@ const FAST_PATH_CASES: &[(&str, &str)] = &[
     // getter swapped in place, `exec` assigned, a getter deleted and defined again at a new
     // position, each after a replace that warmed it, and the builtins put back.
     (r#"(() => { const P = RegExp.prototype, global = Object.getOwnPropertyDescriptor(P, 'global'), exec = P.exec; const log = []; const run = () => log.push('abcb'.replace(/b/g, 'x')); run(); Object.defineProperty(P, 'global', { configurable: true, get() { log.push('global'); return false } }); run(); Object.defineProperty(P, 'global', global); run(); P.exec = function (s) { log.push('exec'); return exec.call(this, s) }; run(); P.exec = exec; delete P.global; run(); Object.defineProperty(P, 'global', global); run(); run(); return log })()"#, r#"["axcx","global","axcb","axcx","exec","exec","exec","axcx","axcb","axcx","axcx"]"#),
+    // Object literal keys added through a transition made before (patch 40): a duplicate
+    // key, a data key after an accessor of that name and the reverse, a frozen prototype,
+    // two key orders in turn, a deleted key, spread.
+    (r#"(() => { const mk = () => ({ a: 1, b: 2 }); mk(); const o = { a: 1, a: 2, b: 3 }; return [Object.keys(o), o.a, mk()] })()"#, r#"[["a","b"],2,{"a":1,"b":2}]"#),
+    (r#"(() => { const r = []; for (let i = 0; i < 3; i++) { const o = { get a() { return 'g' }, a: i }; r.push(Object.getOwnPropertyDescriptor(o, 'a')) } return r })()"#, r#"[{"value":0,"writable":true,"enumerable":true,"configurable":true},{"value":1,"writable":true,"enumerable":true,"configurable":true},{"value":2,"writable":true,"enumerable":true,"configurable":true}]"#),
+    (r#"(() => { const r = []; for (let i = 0; i < 3; i++) { const o = { a: i, get a() { return 'g' + i } }; r.push(o.a, Object.keys(o).length) } return r })()"#, r#"["g0",1,"g1",1,"g2",1]"#),
+    (r#"(() => { const P = Object.freeze({ x: 1 }); const r = []; for (let i = 0; i < 2; i++) { const o = { __proto__: P, x: i }; r.push(o.x, Object.getPrototypeOf(o) === P) } return r })()"#, r#"[0,true,1,true]"#),
+    (r#"(() => { const r = []; for (let i = 0; i < 4; i++) { const o = i % 2 ? { b: i, a: i } : { a: i, b: i }; r.push(Object.keys(o).join('') + o.a + o.b) } return r })()"#, r#"["ab00","ba11","ab22","ba33"]"#),
+    (r#"(() => { const r = []; for (let i = 0; i < 3; i++) { const o = { a: 1 }; if (i === 1) { delete o.a; } const p = Object.assign(o, { b: i }); r.push(JSON.stringify({ ...p, c: i })) } return r })()"#, r#"["{\"a\":1,\"b\":0,\"c\":0}","{\"b\":1,\"c\":1}","{\"a\":1,\"b\":2,\"c\":2}"]"#),
+    // Array.prototype.push appending in place (patch 40): setters and read-only elements on
+    // either prototype, a proxy among them, frozen, non-extensible and read-only-length
+    // arrays, holes, sparse storage, element types changing, subclasses and array-likes.
+    (r#"(() => { const a = [1, 2]; const n = a.push(3, 'x', { y: 1 }); return [n, a] })()"#, r#"[5,[1,2,3,"x",{"y":1}]]"#),
+    (r#"(() => { const seen = []; Object.defineProperty(Array.prototype, 2, { set(v) { seen.push(v) }, configurable: true }); try { const a = [0, 1]; const n = a.push('v'); return [n, a.length, a.hasOwnProperty(2), seen] } finally { delete Array.prototype[2] } })()"#, r#"[3,3,false,["v"]]"#),
+    (r#"(() => { const seen = []; Object.defineProperty(Object.prototype, 1, { set(v) { seen.push(v) }, configurable: true }); try { const a = [0]; a.push('v', 'w'); return [a.length, a.hasOwnProperty(1), a[2], seen] } finally { delete Object.prototype[1] } })()"#, r#"[3,false,"w",["v"]]"#),
+    (r#"(() => { Object.defineProperty(Array.prototype, 0, { value: 'p', writable: false, configurable: true }); try { const a = []; try { a.push(1) } catch (e) { return [e.name, a.length, a.hasOwnProperty(0)] } return 'no error' } finally { delete Array.prototype[0] } })()"#, r#"["TypeError",0,false]"#),
+    (r#"(() => { const a = Object.freeze([1]); try { a.push(2) } catch (e) { return [e.name, a.length] } return 'no error' })()"#, r#"["TypeError",1]"#),
+    (r#"(() => { const a = [1]; Object.preventExtensions(a); try { a.push(2) } catch (e) { return [e.name, a.length, 1 in a] } return 'no error' })()"#, r#"["TypeError",1,false]"#),
+    (r#"(() => { const a = [1]; Object.defineProperty(a, 'length', { writable: false }); try { a.push(2) } catch (e) { return [e.name, a.length, 1 in a] } return 'no error' })()"#, r#"["TypeError",1,false]"#),
+    (r#"(() => { let log = ''; const saved = Object.getPrototypeOf(Array.prototype); Object.setPrototypeOf(Array.prototype, new Proxy({}, { set(t, k, v, r) { log += k; return Reflect.set(t, k, v, r) } })); try { const a = [7]; a.push(8); return [a, log] } finally { Object.setPrototypeOf(Array.prototype, saved) } })()"#, r#"[[7,8],"1"]"#),
+    (r#"(() => { const a = []; a[5] = 1; a.push(2); return [a.length, a[6], 5 in a, 0 in a] })()"#, r#"[7,2,true,false]"#),
+    (r#"(() => { const a = [1, 2]; a.push(1.5); a.push('s'); a.push(3); a.push(-0); return [a, Object.is(a[5], -0)] })()"#, r#"[[1,2,1.5,"s",3,0],true]"#),
+    (r#"(() => { class A extends Array {} const a = new A(); a.push(1, 2); return [a.length, a instanceof A, Array.isArray(a)] })()"#, r#"[2,true,true]"#),
+    (r#"(() => { const a = [1]; a.foo = 1; a.push(2); return [a.length, a[1]] })()"#, r#"[2,2]"#),
+    (r#"(() => { const a = [1, 2]; return [a.push(), a.length, [].push()] })()"#, r#"[2,2,0]"#),
+    (r#"(() => { Array.prototype.push.call(Array.prototype, 'z'); try { const a = []; a.push('q'); return [a.length, a[0], [].length, Array.prototype.length] } finally { Array.prototype.length = 0; delete Array.prototype[0] } })()"#, r#"[1,"q",0,1]"#),
+    (r#"(() => { const a = [1]; a.length = 3; a.push(4); return [a.length, 1 in a, a[3]] })()"#, r#"[4,false,4]"#),
+    (r#"(() => { const o = { length: 1, 0: 'a' }; const n = Array.prototype.push.call(o, 'b'); return [n, o] })()"#, r#"[2,{"0":"a","1":"b","length":2}]"#),
 ];
 
 /// `this` in sloppy functions called with a nullish receiver (patch 27 reads the global
