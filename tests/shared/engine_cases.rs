@@ -393,10 +393,12 @@ const LOCALS_CASES: &[(&str, &str)] = &[
 /// Patches 19-21, 24 and 40: `sort` reads and writes a dense array's elements directly, an
 /// object literal adds a new key in one step (through the transition made before, patch
 /// 40), a global name is read without re-resolving its binding, `@@replace` checks
-/// `RegExp.prototype`'s builtins where it found them, and `push` appends in place. Each case, with V8's answer, sits where a fast path could see something the full
-/// path would not: holes and inherited elements, a comparator that shrinks, freezes,
-/// redefines or grows the array, duplicate and accessor keys, `__proto__`, index keys,
-/// non-extensible targets, `with`, global getters and deleted globals.
+/// `RegExp.prototype`'s builtins where it found them, `push` appends in place, and the
+/// iterating builtins read and write dense elements in place (patch 40). Each case, with
+/// V8's answer, sits where a fast path could see something the full path would not: holes
+/// and inherited elements, a comparator that shrinks, freezes, redefines or grows the
+/// array, duplicate and accessor keys, `__proto__`, index keys, non-extensible targets,
+/// `with`, global getters and deleted globals.
 #[allow(dead_code)]
 const FAST_PATH_CASES: &[(&str, &str)] = &[
     // sort on dense arrays (patch 19)
@@ -451,13 +453,31 @@ const FAST_PATH_CASES: &[(&str, &str)] = &[
     (r#"(() => { const P = Object.freeze({ x: 1 }); const r = []; for (let i = 0; i < 2; i++) { const o = { __proto__: P, x: i }; r.push(o.x, Object.getPrototypeOf(o) === P) } return r })()"#, r#"[0,true,1,true]"#),
     (r#"(() => { const r = []; for (let i = 0; i < 4; i++) { const o = i % 2 ? { b: i, a: i } : { a: i, b: i }; r.push(Object.keys(o).join('') + o.a + o.b) } return r })()"#, r#"["ab00","ba11","ab22","ba33"]"#),
     (r#"(() => { const r = []; for (let i = 0; i < 3; i++) { const o = { a: 1 }; if (i === 1) { delete o.a; } const p = Object.assign(o, { b: i }); r.push(JSON.stringify({ ...p, c: i })) } return r })()"#, r#"["{\"a\":1,\"b\":0,\"c\":0}","{\"b\":1,\"c\":1}","{\"a\":1,\"b\":2,\"c\":2}"]"#),
+    // `map`, `filter`, `forEach`, `reduce`, `some` and `every` reading a dense array's
+    // elements in place, and `map` and `filter` appending to the array they make (patch
+    // 40): holes, a getter for a hole on `Array.prototype`, a source shrunk and grown by
+    // the callback, species that are subclasses, frozen or with a read-only length, an
+    // element made an accessor, typed arrays, array-likes, strings and a proxy.
+    (r#"(() => { const r = [1, , 3].map((x) => x * 2); return [r, r.length, 1 in r] })()"#, r#"[[2,null,6],3,false]"#),
+    (r#"(() => { const a = [1, 2, 3]; const r = a.map((x, i) => { if (i === 0) { a.pop(); a[5] = 9 } return x }); return [r, r.length, 2 in r, a.length] })()"#, r#"[[1,2,null],3,false,6]"#),
+    (r#"(() => { class A extends Array {} const r = new A(1, 2, 3).map((x) => x); return [r instanceof A, r] })()"#, r#"[true,[1,2,3]]"#),
+    (r#"(() => { Object.defineProperty(Array.prototype, 1, { get() { return 'proto' }, configurable: true }); try { return [[1, , 3].map((x) => x), [1, , 3].filter(() => true), [1, , 3].reduce((s, x) => s + x, '')] } finally { delete Array.prototype[1]; Array.prototype.length = 0 } })()"#, r#"[[1,"proto",3],[1,"proto",3],"1proto3"]"#),
+    (r#"(() => { const r = [5, 6, 7, , 8].filter((x) => x > 5); return [r.length, r] })()"#, r#"[3,[6,7,8]]"#),
+    (r#"(() => { class F extends Array { static get [Symbol.species]() { return function () { return Object.freeze([]) } } } try { F.from([1]).filter(() => true); return 'no error' } catch (e) { return e.name } })()"#, r#""TypeError""#),
+    (r#"(() => { class G extends Array { static get [Symbol.species]() { return function () { const a = []; Object.defineProperty(a, 'length', { writable: false }); return a } } } try { G.from([1]).map((x) => x); return 'no error' } catch (e) { return e.name } })()"#, r#""TypeError""#),
+    (r#"(() => { const a = [1, 2, 3, 4]; const seen = []; a.forEach((x, i) => { seen.push(x); if (i === 0) a.length = 2 }); return seen })()"#, r#"[1,2]"#),
+    (r#"(() => { const a = [1, 2, 3]; Object.defineProperty(a, 1, { get() { return 10 } }); return [a.reduce((s, x) => s + x, 0), a.some((x) => x === 10), a.every((x) => x < 11)] })()"#, r#"[14,true,true]"#),
+    (r#"[Array.prototype.some.call(new Uint8Array([0, 2]), (x) => x > 1), Array.prototype.map.call({ length: 2, 0: 'a', 1: 'b' }, (x) => x + x), Array.prototype.filter.call('abc', (c) => c !== 'b')]"#, r#"[true,["aa","bb"],["a","c"]]"#),
+    (r#"(() => { const log = []; const p = new Proxy([1, 2], { get(t, k, r) { log.push(String(k)); return Reflect.get(t, k, r) }, has(t, k) { log.push('has ' + String(k)); return Reflect.has(t, k) } }); const r = Array.prototype.map.call(p, (x) => x); return [log, r] })()"#, r#"[["length","constructor","has 0","0","has 1","1"],[1,2]]"#),
+    (r#"(() => { const a = [1, 'a', { b: 1 }, 2.5, null, -0, undefined, true]; const m = a.map((x) => x); return [m, Object.is(m[5], -0), m.length, a.filter((x) => x !== null).length] })()"#, r#"[[1,"a",{"b":1},2.5,null,0,null,true],true,8,7]"#),
+    (r#"(() => { const a = [3, 4]; const r = a.map(function (x, i, arr) { return [this.k, x, i, arr === a] }, { k: 'T' }); return r })()"#, r#"[["T",3,0,true],["T",4,1,true]]"#),
     // Array.prototype.push appending in place (patch 40): setters and read-only elements on
     // either prototype, a proxy among them, frozen, non-extensible and read-only-length
     // arrays, holes, sparse storage, element types changing, subclasses and array-likes.
     (r#"(() => { const a = [1, 2]; const n = a.push(3, 'x', { y: 1 }); return [n, a] })()"#, r#"[5,[1,2,3,"x",{"y":1}]]"#),
-    (r#"(() => { const seen = []; Object.defineProperty(Array.prototype, 2, { set(v) { seen.push(v) }, configurable: true }); try { const a = [0, 1]; const n = a.push('v'); return [n, a.length, a.hasOwnProperty(2), seen] } finally { delete Array.prototype[2] } })()"#, r#"[3,3,false,["v"]]"#),
+    (r#"(() => { const seen = []; Object.defineProperty(Array.prototype, 2, { set(v) { seen.push(v) }, configurable: true }); try { const a = [0, 1]; const n = a.push('v'); return [n, a.length, a.hasOwnProperty(2), seen] } finally { delete Array.prototype[2]; Array.prototype.length = 0 } })()"#, r#"[3,3,false,["v"]]"#),
     (r#"(() => { const seen = []; Object.defineProperty(Object.prototype, 1, { set(v) { seen.push(v) }, configurable: true }); try { const a = [0]; a.push('v', 'w'); return [a.length, a.hasOwnProperty(1), a[2], seen] } finally { delete Object.prototype[1] } })()"#, r#"[3,false,"w",["v"]]"#),
-    (r#"(() => { Object.defineProperty(Array.prototype, 0, { value: 'p', writable: false, configurable: true }); try { const a = []; try { a.push(1) } catch (e) { return [e.name, a.length, a.hasOwnProperty(0)] } return 'no error' } finally { delete Array.prototype[0] } })()"#, r#"["TypeError",0,false]"#),
+    (r#"(() => { Object.defineProperty(Array.prototype, 0, { value: 'p', writable: false, configurable: true }); try { const a = []; try { a.push(1) } catch (e) { return [e.name, a.length, a.hasOwnProperty(0)] } return 'no error' } finally { delete Array.prototype[0]; Array.prototype.length = 0 } })()"#, r#"["TypeError",0,false]"#),
     (r#"(() => { const a = Object.freeze([1]); try { a.push(2) } catch (e) { return [e.name, a.length] } return 'no error' })()"#, r#"["TypeError",1]"#),
     (r#"(() => { const a = [1]; Object.preventExtensions(a); try { a.push(2) } catch (e) { return [e.name, a.length, 1 in a] } return 'no error' })()"#, r#"["TypeError",1,false]"#),
     (r#"(() => { const a = [1]; Object.defineProperty(a, 'length', { writable: false }); try { a.push(2) } catch (e) { return [e.name, a.length, 1 in a] } return 'no error' })()"#, r#"["TypeError",1,false]"#),
