@@ -49,6 +49,7 @@ pub fn args(
         list.push(b.value(1)?);
     }
     b.run()?;
+    b.keep();
     Some(list)
 }
 
@@ -58,6 +59,7 @@ pub fn value(tape: &HostTape<'_>, limits: CloneLimits, context: &mut Context) ->
     let mut b = Builder::new(tape, limits, context);
     let root = b.value(0)?;
     b.run()?;
+    b.keep();
     Some(root)
 }
 
@@ -67,6 +69,27 @@ enum Fill {
     Array(u32),
     Map,
     Set,
+}
+
+thread_local! {
+    /// What a build works in, kept (empty) between builds: a small value's build grew each
+    /// list again from nothing. A build that gives up drops its own.
+    static KEPT: std::cell::Cell<Kept> = std::cell::Cell::default();
+}
+
+/// The most entries kept between builds in each list (at most about 200 KB in all), so a
+/// huge value's room goes with it.
+const KEPT_MAX: usize = 1 << 12;
+
+/// A [`Builder`]'s lists, empty.
+#[derive(Default)]
+struct Kept {
+    objects: Vec<Option<JsObject>>,
+    tasks: Vec<(JsObject, Fill, usize)>,
+    layouts: Layouts,
+    key_bytes: Vec<usize>,
+    ids: Vec<u32>,
+    run: Vec<JsValue>,
 }
 
 struct Builder<'a, 'c> {
@@ -87,18 +110,44 @@ struct Builder<'a, 'c> {
 
 impl<'a, 'c> Builder<'a, 'c> {
     fn new(tape: &HostTape<'a>, limits: CloneLimits, context: &'c mut Context) -> Self {
+        let kept = KEPT.take();
         Self {
             limits,
             context,
             cur: Cursor::new(tape),
             bytes: 0,
-            objects: Vec::new(),
-            tasks: Vec::new(),
-            layouts: Layouts::default(),
-            key_bytes: Vec::new(),
-            ids: Vec::new(),
-            run: Vec::new(),
+            objects: kept.objects,
+            tasks: kept.tasks,
+            layouts: kept.layouts,
+            key_bytes: kept.key_bytes,
+            ids: kept.ids,
+            run: kept.run,
         }
+    }
+
+    /// Empties the lists (the objects are the guest's now; the layouts hold this realm's
+    /// shapes, and the next build may be another realm's) and keeps them for the next.
+    fn keep(self) {
+        let mut kept = Kept {
+            objects: self.objects,
+            tasks: self.tasks,
+            layouts: self.layouts,
+            key_bytes: self.key_bytes,
+            ids: self.ids,
+            run: self.run,
+        };
+        kept.objects.clear();
+        kept.objects.shrink_to(KEPT_MAX);
+        kept.tasks.clear();
+        kept.tasks.shrink_to(KEPT_MAX);
+        kept.layouts.clear(KEPT_MAX);
+        kept.key_bytes.clear();
+        kept.key_bytes.shrink_to(KEPT_MAX);
+        kept.ids.clear();
+        kept.ids.shrink_to(KEPT_MAX);
+        kept.run.clear();
+        kept.run.shrink_to(KEPT_MAX);
+        KEPT.set(kept);
     }
 
     fn num(&mut self) -> Option<f64> {

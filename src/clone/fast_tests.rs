@@ -625,6 +625,40 @@ fn laid_out_arrays_behave_as_literals() {
     holds_in_the_guest(&g, &checks);
 }
 
+/// Builds keep their lists for the next one, emptied: a build in another realm gets that
+/// realm's prototypes and layouts (the lists held the first realm's), and a build that
+/// gave up part way leaves nothing for the next to read.
+#[test]
+fn builds_in_turn_share_nothing() {
+    let n = Value::Number;
+    let g = graph(vec![
+        dense(vec![obj(1), obj(2), obj(3)]),
+        plain(&[("a", n(1.0)), ("b", Value::str("x"))]),
+        plain(&[("a", n(2.0)), ("b", Value::str("y"))]),
+        plain(&[("b", n(3.0)), ("a", obj(1))]),
+    ]);
+    let checks = [
+        "Object.getPrototypeOf(v) === Array.prototype",
+        "v.every((o) => Object.getPrototypeOf(o) === Object.prototype)",
+        "JSON.stringify(v) === '[{\"a\":1,\"b\":\"x\"},{\"a\":2,\"b\":\"y\"},{\"b\":3,\"a\":{\"a\":1,\"b\":\"x\"}}]'",
+        "v[2].a === v[0] && Object.keys(v[2]).join() === 'b,a'",
+    ];
+    let reordered = graph(vec![plain(&[("b", n(1.0)), ("a", n(2.0))])]);
+    let reordered_checks = ["Object.keys(v).join() === 'b,a' && v.b === 1 && v.a === 2"];
+    // Each in a realm of its own.
+    holds_in_the_guest(&g, &checks);
+    holds_in_the_guest(&g, &checks);
+    holds_in_the_guest(&reordered, &reordered_checks);
+    // One that gives up after it made objects and keys (over its byte cap).
+    let capped = CloneLimits {
+        max_bytes: 40,
+        ..CloneLimits::default()
+    };
+    let context = &mut Context::default();
+    assert!(Walk::of(&g).tape(|t| value(t, capped, context)).is_none());
+    holds_in_the_guest(&g, &checks);
+}
+
 /// Strings cross in without the lookup among Boa's static strings (patch boa_string-02): one
 /// that spells a static string ("length", "prototype", "") is still that string to the
 /// guest, as a value, a key it reads with, and a key the guest's own code compares.

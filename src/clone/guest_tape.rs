@@ -29,14 +29,55 @@ use super::tape::{Tape, kind, value};
 use crate::value::CloneLimits;
 
 thread_local! {
-    /// The identity table, kept (empty) between tapes: growing it again each time, by
-    /// rehashes, was about 1 % of a 100 KB crossing. A tape that gives up drops it.
-    static SEEN: std::cell::Cell<FxHashMap<JsObject, u32>> = std::cell::Cell::default();
+    /// What a tape works in, kept (empty) between tapes: growing each table and list again
+    /// from nothing, by reallocations and rehashes, was about a tenth of a 1 KB model's
+    /// crossing. A tape that gives up drops its own.
+    static KEPT: std::cell::Cell<Kept> = std::cell::Cell::default();
 }
 
-/// The largest identity table kept between tapes (about 600 KB): a huge value's stays
-/// with it.
+/// The most entries kept between tapes in each list or table (at most about 300 KB in all),
+/// so a huge value's room goes with it.
+const KEPT_MAX: usize = 1 << 12;
+
+/// The identity table keeps more (about 600 KB): its rehashes were 1 % of a 100 KB
+/// model's crossing.
 const SEEN_KEPT_MAX: usize = 1 << 15;
+
+/// The longest tape whose lengths the next tape reserves up front.
+const RESERVED_MAX: usize = 1 << 13;
+
+/// A [`Writer`]'s lists and tables, empty, and the last tape's lengths.
+#[derive(Default)]
+struct Kept {
+    head: Vec<f64>,
+    seen: FxHashMap<JsObject, u32>,
+    tasks: Vec<(JsObject, u32, Fill, usize)>,
+    keys: FxHashMap<JsString, Key>,
+    shapes: FxHashMap<usize, ShapeEntry>,
+    values: Vec<JsValue>,
+    /// The last tape's ops, text bytes and strings.
+    last: (usize, usize, usize),
+}
+
+impl Kept {
+    /// Empties what a tape used (none of it outlives the tape: shapes and objects are
+    /// held only while it runs) and keeps it for the next.
+    fn keep(mut self) {
+        self.head.clear();
+        self.head.shrink_to(KEPT_MAX);
+        self.seen.clear();
+        self.seen.shrink_to(SEEN_KEPT_MAX);
+        self.tasks.clear();
+        self.tasks.shrink_to(KEPT_MAX);
+        self.keys.clear();
+        self.keys.shrink_to(KEPT_MAX);
+        self.shapes.clear();
+        self.shapes.shrink_to(KEPT_MAX);
+        self.values.clear();
+        self.values.shrink_to(KEPT_MAX);
+        KEPT.set(self);
+    }
+}
 
 /// The tape of `v`, an object; `None` to take the reference's path.
 pub fn tape(
@@ -48,39 +89,51 @@ pub fn tape(
     let JsVariant::Object(root) = v.variant() else {
         return None;
     };
+    let kept = KEPT.take();
+    let (ops, text, strings) = kept.last;
     let mut w = Writer {
         captured,
         limits,
         context,
         bytes: 0,
-        head: Vec::new(),
-        body: Tape::default(),
+        head: kept.head,
+        body: Tape {
+            ops: Vec::with_capacity(ops.min(RESERVED_MAX)),
+            text: String::with_capacity(text.min(RESERVED_MAX)),
+            lens: Vec::with_capacity(strings.min(RESERVED_MAX)),
+            ..Tape::default()
+        },
         blocks: 0,
-        seen: SEEN.take(),
-        tasks: Vec::new(),
-        keys: FxHashMap::default(),
-        shapes: FxHashMap::default(),
-        values: Vec::new(),
+        seen: kept.seen,
+        tasks: kept.tasks,
+        keys: kept.keys,
+        shapes: kept.shapes,
+        values: kept.values,
     };
     w.charge(8)?;
     let id = w.object(&root, 0)?;
     while let Some((o, id, fill, depth)) = w.tasks.pop() {
         w.fill(&o, id, fill, depth)?;
     }
-    let objects = w.seen.len();
-    let mut seen = std::mem::take(&mut w.seen);
-    seen.clear();
-    if seen.capacity() <= SEEN_KEPT_MAX {
-        SEEN.set(seen);
-    }
     let mut t = w.body;
     let mut ops = Vec::with_capacity(2 + w.head.len() + t.ops.len() + 2);
-    ops.push(objects as f64);
+    ops.push(w.seen.len() as f64);
     ops.extend_from_slice(&w.head);
     ops.push(w.blocks as f64);
+    let body_ops = t.ops.len();
     ops.append(&mut t.ops);
     ops.extend([value::OBJECT, f64::from(id)]);
     t.ops = ops;
+    Kept {
+        last: (body_ops, t.text.len(), t.lens.len()),
+        head: w.head,
+        seen: w.seen,
+        tasks: w.tasks,
+        keys: w.keys,
+        shapes: w.shapes,
+        values: w.values,
+    }
+    .keep();
     Some(t)
 }
 
@@ -423,6 +476,10 @@ fn key_string(key: &PropertyKey) -> JsString {
 /// The size the reference charges for a key ([`crate::value::Text::byte_len`]): UTF-8
 /// bytes, or two per unit for text with lone surrogates.
 fn utf8_len(s: &JsString) -> usize {
+    if let JsStrVariant::Latin1(bytes) = s.as_str().variant() {
+        // Latin-1 is always well formed: one UTF-8 byte below 0x80, two from there.
+        return bytes.len() + bytes.iter().filter(|b| **b >= 0x80).count();
+    }
     match s.to_std_string() {
         Ok(text) => text.len(),
         Err(_) => s.len() * 2,

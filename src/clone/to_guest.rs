@@ -237,6 +237,16 @@ pub(crate) struct Layouts {
 }
 
 impl Layouts {
+    /// Forgets every key and layout (they hold one realm's shapes), keeping up to `max`
+    /// entries' room.
+    pub(crate) fn clear(&mut self, max: usize) {
+        self.strings.clear();
+        self.strings.shrink_to(max);
+        self.layouts.clear();
+        self.layouts.shrink_to(max);
+        self.empty = None;
+    }
+
     /// A fresh plain shell: an ordinary object with `Object.prototype` and a shared shape,
     /// as an object literal gets, so objects with the same keys share one layout (and the
     /// guest's property caches hit) instead of a hash table each. Made from one layout per
