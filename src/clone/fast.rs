@@ -16,6 +16,7 @@
 use boa_engine::object::builtins::{JsArray, JsMap, JsSet};
 use boa_engine::{Context, JsObject, JsStr, JsString, JsValue};
 
+use super::Emptied;
 use super::host_tape::{Cursor, HostTape, Str};
 use super::to_guest::{Layouts, bigint, insert_element, insert_extra, set_length, shell};
 use crate::value::{CloneLimits, Object, Text};
@@ -35,7 +36,7 @@ pub fn args(
         return None;
     }
     let length = b.num()? as u32;
-    b.objects.push(None);
+    b.lists.objects.push(None);
     // Its entries are the first the tape fills: `length` index entries, in order.
     if b.count()? != length as usize {
         return None;
@@ -74,29 +75,16 @@ enum Fill {
 thread_local! {
     /// What a build works in, kept (empty) between builds: a small value's build grew each
     /// list again from nothing. A build that gives up drops its own.
-    static KEPT: std::cell::Cell<Kept> = std::cell::Cell::default();
+    static KEPT: std::cell::Cell<Lists> = std::cell::Cell::default();
 }
 
 /// The most entries kept between builds in each list (at most about 200 KB in all), so a
 /// huge value's room goes with it.
 const KEPT_MAX: usize = 1 << 12;
 
-/// A [`Builder`]'s lists, empty.
+/// A [`Builder`]'s lists, kept between builds.
 #[derive(Default)]
-struct Kept {
-    objects: Vec<Option<JsObject>>,
-    tasks: Vec<(JsObject, Fill, usize)>,
-    layouts: Layouts,
-    key_bytes: Vec<usize>,
-    ids: Vec<u32>,
-    run: Vec<JsValue>,
-}
-
-struct Builder<'a, 'c> {
-    limits: CloneLimits,
-    context: &'c mut Context,
-    cur: Cursor<'a>,
-    bytes: usize,
+struct Lists {
     /// The tape's objects by id (`None`: the argument list, which is not made).
     objects: Vec<Option<JsObject>>,
     tasks: Vec<(JsObject, Fill, usize)>,
@@ -108,46 +96,36 @@ struct Builder<'a, 'c> {
     run: Vec<JsValue>,
 }
 
+struct Builder<'a, 'c> {
+    limits: CloneLimits,
+    context: &'c mut Context,
+    cur: Cursor<'a>,
+    bytes: usize,
+    lists: Lists,
+}
+
 impl<'a, 'c> Builder<'a, 'c> {
     fn new(tape: &HostTape<'a>, limits: CloneLimits, context: &'c mut Context) -> Self {
-        let kept = KEPT.take();
         Self {
             limits,
             context,
             cur: Cursor::new(tape),
             bytes: 0,
-            objects: kept.objects,
-            tasks: kept.tasks,
-            layouts: kept.layouts,
-            key_bytes: kept.key_bytes,
-            ids: kept.ids,
-            run: kept.run,
+            lists: KEPT.take(),
         }
     }
 
     /// Empties the lists (the objects are the guest's now; the layouts hold this realm's
     /// shapes, and the next build may be another realm's) and keeps them for the next.
     fn keep(self) {
-        let mut kept = Kept {
-            objects: self.objects,
-            tasks: self.tasks,
-            layouts: self.layouts,
-            key_bytes: self.key_bytes,
-            ids: self.ids,
-            run: self.run,
-        };
-        kept.objects.clear();
-        kept.objects.shrink_to(KEPT_MAX);
-        kept.tasks.clear();
-        kept.tasks.shrink_to(KEPT_MAX);
-        kept.layouts.clear(KEPT_MAX);
-        kept.key_bytes.clear();
-        kept.key_bytes.shrink_to(KEPT_MAX);
-        kept.ids.clear();
-        kept.ids.shrink_to(KEPT_MAX);
-        kept.run.clear();
-        kept.run.shrink_to(KEPT_MAX);
-        KEPT.set(kept);
+        let mut lists = self.lists;
+        lists.objects.empty(KEPT_MAX);
+        lists.tasks.empty(KEPT_MAX);
+        lists.layouts.clear(KEPT_MAX);
+        lists.key_bytes.empty(KEPT_MAX);
+        lists.ids.empty(KEPT_MAX);
+        lists.run.empty(KEPT_MAX);
+        KEPT.set(lists);
     }
 
     fn num(&mut self) -> Option<f64> {
@@ -190,14 +168,14 @@ impl<'a, 'c> Builder<'a, 'c> {
         let id = self.num()?;
         if id >= 0.0 {
             let id = id as usize;
-            self.charge(*self.key_bytes.get(id)?)?;
+            self.charge(*self.lists.key_bytes.get(id)?)?;
             return u32::try_from(id).ok();
         }
         let (key, _, bytes) = self.string()?;
         self.charge(bytes)?;
-        self.layouts.strings.push(key);
-        self.key_bytes.push(bytes);
-        u32::try_from(self.key_bytes.len() - 1).ok()
+        self.lists.layouts.strings.push(key);
+        self.lists.key_bytes.push(bytes);
+        u32::try_from(self.lists.key_bytes.len() - 1).ok()
     }
 
     /// A value at `depth`.
@@ -222,7 +200,7 @@ impl<'a, 'c> Builder<'a, 'c> {
             }
             7 => {
                 let id = self.num()? as u32;
-                self.objects.get(id as usize)?.clone()?.into()
+                self.lists.objects.get(id as usize)?.clone()?.into()
             }
             8 => self.object(depth)?.into(),
             _ => return None,
@@ -231,7 +209,7 @@ impl<'a, 'c> Builder<'a, 'c> {
 
     /// A new object at `depth`: made now, filled when the tape reaches its contents.
     fn object(&mut self, depth: usize) -> Option<JsObject> {
-        if depth > self.limits.max_depth || self.objects.len() >= self.limits.max_objects {
+        if depth > self.limits.max_depth || self.lists.objects.len() >= self.limits.max_objects {
             return None;
         }
         let (object, fill) = match self.num()? as u8 {
@@ -266,17 +244,17 @@ impl<'a, 'c> Builder<'a, 'c> {
             // their bounds checked: the reference's.
             _ => return None,
         };
-        let made = shell(&object, &mut self.layouts, self.context).ok()?;
-        self.objects.push(Some(made.clone()));
+        let made = shell(&object, &mut self.lists.layouts, self.context).ok()?;
+        self.lists.objects.push(Some(made.clone()));
         if let Some(fill) = fill {
-            self.tasks.push((made.clone(), fill, depth));
+            self.lists.tasks.push((made.clone(), fill, depth));
         }
         Some(made)
     }
 
     /// Fills the objects made so far and those they reach, last made first.
     fn run(&mut self) -> Option<()> {
-        while let Some((target, fill, depth)) = self.tasks.pop() {
+        while let Some((target, fill, depth)) = self.lists.tasks.pop() {
             match fill {
                 Fill::Plain => self.plain(&target, depth)?,
                 Fill::Array(length) => self.array(&target, length, depth)?,
@@ -311,23 +289,23 @@ impl<'a, 'c> Builder<'a, 'c> {
 
     fn plain(&mut self, target: &JsObject, depth: usize) -> Option<()> {
         let n = self.count()?;
-        let mut ids = std::mem::take(&mut self.ids);
+        let mut ids = std::mem::take(&mut self.lists.ids);
         ids.clear();
         let mut values = Vec::with_capacity(n.min(self.cur.remaining() / 2));
         for _ in 0..n {
             ids.push(self.key()?);
             values.push(self.value(depth + 1)?);
         }
-        self.layouts.fill(target, &ids, values, self.context);
-        self.ids = ids;
+        self.lists.layouts.fill(target, &ids, values, self.context);
+        self.lists.ids = ids;
         Some(())
     }
 
     fn array(&mut self, target: &JsObject, length: u32, depth: usize) -> Option<()> {
-        let mut run = std::mem::take(&mut self.run);
+        let mut run = std::mem::take(&mut self.lists.run);
         run.clear();
         self.array_with(target, length, depth, &mut run)?;
-        self.run = run;
+        self.lists.run = run;
         Some(())
     }
 
@@ -371,7 +349,7 @@ impl<'a, 'c> Builder<'a, 'c> {
             set_length(target, length);
         }
         for (key, v) in extra {
-            let key = self.layouts.strings.get(key as usize)?.clone();
+            let key = self.lists.layouts.strings.get(key as usize)?.clone();
             insert_extra(target, key, v, self.context).ok()?;
         }
         Some(())

@@ -22,6 +22,7 @@ use boa_engine::string::JsStrVariant;
 use boa_engine::{Context, JsObject, JsString, JsValue, JsVariant};
 use rustc_hash::FxHashMap;
 
+use super::Emptied;
 use super::from_guest::{
     Captured, array_length, data_keys, dense_elements_into, enumerable_entries,
 };
@@ -32,7 +33,7 @@ thread_local! {
     /// What a tape works in, kept (empty) between tapes: growing each table and list again
     /// from nothing, by reallocations and rehashes, was about a tenth of a 1 KB model's
     /// crossing. A tape that gives up drops its own.
-    static KEPT: std::cell::Cell<Kept> = std::cell::Cell::default();
+    static KEPT: std::cell::Cell<Lists> = std::cell::Cell::default();
 }
 
 /// The most entries kept between tapes in each list or table (at most about 300 KB in all),
@@ -46,35 +47,34 @@ const SEEN_KEPT_MAX: usize = 1 << 15;
 /// The longest tape whose lengths the next tape reserves up front.
 const RESERVED_MAX: usize = 1 << 13;
 
-/// A [`Writer`]'s lists and tables, empty, and the last tape's lengths.
+/// A [`Writer`]'s lists and tables, kept between tapes, and the last tape's lengths.
 #[derive(Default)]
-struct Kept {
+struct Lists {
+    /// Kind tags and their arguments, by object id (none of these kinds has text).
     head: Vec<f64>,
     seen: FxHashMap<JsObject, u32>,
+    /// Objects to fill: each with its id, so it is not looked up again.
     tasks: Vec<(JsObject, u32, Fill, usize)>,
     keys: FxHashMap<JsString, Key>,
+    /// Shared shapes read so far (held, so their addresses stay theirs), by address.
     shapes: FxHashMap<usize, ShapeEntry>,
+    /// The values of the object being filled: one buffer for all of them (fills do not
+    /// nest), instead of an allocation per object.
     values: Vec<JsValue>,
     /// The last tape's ops, text bytes and strings.
     last: (usize, usize, usize),
 }
 
-impl Kept {
+impl Lists {
     /// Empties what a tape used (none of it outlives the tape: shapes and objects are
     /// held only while it runs) and keeps it for the next.
     fn keep(mut self) {
-        self.head.clear();
-        self.head.shrink_to(KEPT_MAX);
-        self.seen.clear();
-        self.seen.shrink_to(SEEN_KEPT_MAX);
-        self.tasks.clear();
-        self.tasks.shrink_to(KEPT_MAX);
-        self.keys.clear();
-        self.keys.shrink_to(KEPT_MAX);
-        self.shapes.clear();
-        self.shapes.shrink_to(KEPT_MAX);
-        self.values.clear();
-        self.values.shrink_to(KEPT_MAX);
+        self.head.empty(KEPT_MAX);
+        self.seen.empty(SEEN_KEPT_MAX);
+        self.tasks.empty(KEPT_MAX);
+        self.keys.empty(KEPT_MAX);
+        self.shapes.empty(KEPT_MAX);
+        self.values.empty(KEPT_MAX);
         KEPT.set(self);
     }
 }
@@ -89,14 +89,13 @@ pub fn tape(
     let JsVariant::Object(root) = v.variant() else {
         return None;
     };
-    let kept = KEPT.take();
-    let (ops, text, strings) = kept.last;
+    let lists = KEPT.take();
+    let (ops, text, strings) = lists.last;
     let mut w = Writer {
         captured,
         limits,
         context,
         bytes: 0,
-        head: kept.head,
         body: Tape {
             ops: Vec::with_capacity(ops.min(RESERVED_MAX)),
             text: String::with_capacity(text.min(RESERVED_MAX)),
@@ -104,36 +103,24 @@ pub fn tape(
             ..Tape::default()
         },
         blocks: 0,
-        seen: kept.seen,
-        tasks: kept.tasks,
-        keys: kept.keys,
-        shapes: kept.shapes,
-        values: kept.values,
+        lists,
     };
     w.charge(8)?;
     let id = w.object(&root, 0)?;
-    while let Some((o, id, fill, depth)) = w.tasks.pop() {
+    while let Some((o, id, fill, depth)) = w.lists.tasks.pop() {
         w.fill(&o, id, fill, depth)?;
     }
     let mut t = w.body;
-    let mut ops = Vec::with_capacity(2 + w.head.len() + t.ops.len() + 2);
-    ops.push(w.seen.len() as f64);
-    ops.extend_from_slice(&w.head);
+    let mut lists = w.lists;
+    let mut ops = Vec::with_capacity(2 + lists.head.len() + t.ops.len() + 2);
+    ops.push(lists.seen.len() as f64);
+    ops.extend_from_slice(&lists.head);
     ops.push(w.blocks as f64);
-    let body_ops = t.ops.len();
+    lists.last = (t.ops.len(), t.text.len(), t.lens.len());
     ops.append(&mut t.ops);
     ops.extend([value::OBJECT, f64::from(id)]);
     t.ops = ops;
-    Kept {
-        last: (body_ops, t.text.len(), t.lens.len()),
-        head: w.head,
-        seen: w.seen,
-        tasks: w.tasks,
-        keys: w.keys,
-        shapes: w.shapes,
-        values: w.values,
-    }
-    .keep();
+    lists.keep();
     Some(t)
 }
 
@@ -164,20 +151,10 @@ struct Writer<'a> {
     limits: CloneLimits,
     context: &'a mut Context,
     bytes: usize,
-    /// Kind tags and their arguments, by object id (none of these kinds has text).
-    head: Vec<f64>,
     /// Contents blocks, and the text of the whole tape.
     body: Tape,
     blocks: usize,
-    seen: FxHashMap<JsObject, u32>,
-    /// Objects to fill: each with its id, so it is not looked up again.
-    tasks: Vec<(JsObject, u32, Fill, usize)>,
-    keys: FxHashMap<JsString, Key>,
-    /// Shared shapes read so far (held, so their addresses stay theirs), by address.
-    shapes: FxHashMap<usize, ShapeEntry>,
-    /// The values of the object being filled: one buffer for all of them (fills do not
-    /// nest), instead of an allocation per object.
-    values: Vec<JsValue>,
+    lists: Lists,
 }
 
 /// A shared shape, as its objects are written.
@@ -223,7 +200,7 @@ impl Writer<'_> {
     /// Writes `key` (its number, or -1 and its text the first time), charged as the
     /// reference charges it.
     fn key(&mut self, key: &JsString) -> Option<Key> {
-        let known = self.keys.get(key).copied();
+        let known = self.lists.keys.get(key).copied();
         let k = match known {
             Some(k) => {
                 self.body.ops.push(f64::from(k.id));
@@ -231,10 +208,10 @@ impl Writer<'_> {
             }
             None => {
                 let k = Key {
-                    id: u32::try_from(self.keys.len()).ok()?,
+                    id: u32::try_from(self.lists.keys.len()).ok()?,
                     bytes: utf8_len(key),
                 };
-                self.keys.insert(key.clone(), k);
+                self.lists.keys.insert(key.clone(), k);
                 self.body.ops.push(-1.0);
                 self.str(key);
                 k
@@ -276,10 +253,10 @@ impl Writer<'_> {
     }
 
     fn object(&mut self, o: &JsObject, depth: usize) -> Option<u32> {
-        if let Some(id) = self.seen.get(o) {
+        if let Some(id) = self.lists.seen.get(o) {
             return Some(*id);
         }
-        if depth > self.limits.max_depth || self.seen.len() >= self.limits.max_objects {
+        if depth > self.limits.max_depth || self.lists.seen.len() >= self.limits.max_objects {
             return None;
         }
         let token = self.captured.modules.as_ref().and_then(|m| m.token_of(o));
@@ -287,18 +264,18 @@ impl Writer<'_> {
             return None;
         }
         let fill = if o.is::<OrdinaryObject>() {
-            self.head.push(kind::PLAIN);
+            self.lists.head.push(kind::PLAIN);
             Fill::Plain
         } else if o.is_array() {
             // No guest code runs here, so the length now is the length when it is filled.
             let length = array_length(o, self.context);
-            self.head.extend([kind::ARRAY, f64::from(length)]);
+            self.lists.head.extend([kind::ARRAY, f64::from(length)]);
             Fill::Array
         } else if JsMap::from_object(o.clone()).is_ok() {
-            self.head.push(kind::MAP);
+            self.lists.head.push(kind::MAP);
             Fill::Map
         } else if JsSet::from_object(o.clone()).is_ok() {
-            self.head.push(kind::SET);
+            self.lists.head.push(kind::SET);
             Fill::Set
         } else if let Ok(date) = JsDate::from_object(o.clone()) {
             let t = date
@@ -306,26 +283,26 @@ impl Writer<'_> {
                 .ok()?
                 .as_number()
                 .unwrap_or(f64::NAN);
-            self.head.extend([kind::DATE, t]);
+            self.lists.head.extend([kind::DATE, t]);
             return Some(self.reserve(o));
         } else {
             return None;
         };
         let id = self.reserve(o);
-        self.tasks.push((o.clone(), id, fill, depth));
+        self.lists.tasks.push((o.clone(), id, fill, depth));
         Some(id)
     }
 
     fn reserve(&mut self, o: &JsObject) -> u32 {
-        let id = self.seen.len() as u32;
-        self.seen.insert(o.clone(), id);
+        let id = self.lists.seen.len() as u32;
+        self.lists.seen.insert(o.clone(), id);
         id
     }
 
     fn fill(&mut self, o: &JsObject, id: u32, fill: Fill, depth: usize) -> Option<()> {
-        let mut values = std::mem::take(&mut self.values);
+        let mut values = std::mem::take(&mut self.lists.values);
         self.fill_with(o, id, fill, depth, &mut values)?;
-        self.values = values;
+        self.lists.values = values;
         Some(())
     }
 
@@ -356,7 +333,7 @@ impl Writer<'_> {
                         ids.push(self.key(key)?);
                         self.value(v, depth + 1)?;
                     }
-                    if let Some(entry) = self.shapes.get_mut(&addr) {
+                    if let Some(entry) = self.lists.shapes.get_mut(&addr) {
                         entry.written = Some(ids.into());
                     }
                     return Some(());
@@ -441,7 +418,7 @@ impl Writer<'_> {
             return None;
         }
         let addr = shape.to_addr_usize();
-        let entry = self.shapes.entry(addr).or_insert_with(|| ShapeEntry {
+        let entry = self.lists.shapes.entry(addr).or_insert_with(|| ShapeEntry {
             _held: shape.clone(),
             keys: data_keys(properties, values.len())
                 .map(|keys| keys.iter().map(key_string).collect()),

@@ -11,3 +11,25 @@ pub mod to_guest;
 
 pub use from_guest::{Captured, CloneError, from_guest};
 pub use to_guest::{to_guest, to_guest_args};
+
+/// A list or table kept between crossings: emptied after each, with the room past `max`
+/// entries given back, so a huge value's room goes with it.
+pub(crate) trait Emptied {
+    fn empty(&mut self, max: usize);
+}
+
+impl<T> Emptied for Vec<T> {
+    fn empty(&mut self, max: usize) {
+        self.clear();
+        self.shrink_to(max);
+    }
+}
+
+impl<K: Eq + std::hash::Hash, V, S: std::hash::BuildHasher> Emptied
+    for std::collections::HashMap<K, V, S>
+{
+    fn empty(&mut self, max: usize) {
+        self.clear();
+        self.shrink_to(max);
+    }
+}

@@ -16,6 +16,7 @@ use boa_engine::{
     Context, JsBigInt, JsError, JsNativeError, JsObject, JsResult, JsString, JsValue, js_string,
 };
 
+use super::Emptied;
 use crate::value::{ErrorName, Graph, KeyIds, Object, Text, Value, ViewKind};
 
 /// Builds `graph` inside the realm of `context`.
@@ -240,10 +241,8 @@ impl Layouts {
     /// Forgets every key and layout (they hold one realm's shapes), keeping up to `max`
     /// entries' room.
     pub(crate) fn clear(&mut self, max: usize) {
-        self.strings.clear();
-        self.strings.shrink_to(max);
-        self.layouts.clear();
-        self.layouts.shrink_to(max);
+        self.strings.empty(max);
+        self.layouts.empty(max);
         self.empty = None;
     }
 
