@@ -16,9 +16,9 @@
 use boa_engine::object::builtins::{JsArray, JsMap, JsSet};
 use boa_engine::{Context, JsObject, JsStr, JsString, JsValue};
 
-use super::Emptied;
 use super::host_tape::{Cursor, HostTape, Str};
 use super::to_guest::{Layouts, bigint, insert_element, insert_extra, set_length, shell};
+use super::{Emptied, KEPT_MAX};
 use crate::value::{CloneLimits, Object, Text};
 
 /// The guest arguments `tape` holds (a dense array, which nothing in it refers to), built
@@ -78,10 +78,6 @@ thread_local! {
     static KEPT: std::cell::Cell<Lists> = std::cell::Cell::default();
 }
 
-/// The most entries kept between builds in each list (at most about 200 KB in all), so a
-/// huge value's room goes with it.
-const KEPT_MAX: usize = 1 << 12;
-
 /// A [`Builder`]'s lists, kept between builds.
 #[derive(Default)]
 struct Lists {
@@ -121,7 +117,7 @@ impl<'a, 'c> Builder<'a, 'c> {
         let mut lists = self.lists;
         lists.objects.empty(KEPT_MAX);
         lists.tasks.empty(KEPT_MAX);
-        lists.layouts.clear(KEPT_MAX);
+        lists.layouts.empty(KEPT_MAX);
         lists.key_bytes.empty(KEPT_MAX);
         lists.ids.empty(KEPT_MAX);
         lists.run.empty(KEPT_MAX);

@@ -22,11 +22,11 @@ use boa_engine::string::JsStrVariant;
 use boa_engine::{Context, JsObject, JsString, JsValue, JsVariant};
 use rustc_hash::FxHashMap;
 
-use super::Emptied;
 use super::from_guest::{
     Captured, array_length, data_keys, dense_elements_into, enumerable_entries,
 };
 use super::tape::{Tape, kind, value};
+use super::{Emptied, KEPT_MAX};
 use crate::value::CloneLimits;
 
 thread_local! {
@@ -36,15 +36,12 @@ thread_local! {
     static KEPT: std::cell::Cell<Lists> = std::cell::Cell::default();
 }
 
-/// The most entries kept between tapes in each list or table (at most about 300 KB in all),
-/// so a huge value's room goes with it.
-const KEPT_MAX: usize = 1 << 12;
-
 /// The identity table keeps more (about 600 KB): its rehashes were 1 % of a 100 KB
 /// model's crossing.
 const SEEN_KEPT_MAX: usize = 1 << 15;
 
-/// The longest tape whose lengths the next tape reserves up front.
+/// The most contents a tape keeps room for, and text and strings it reserves up front from
+/// the last tape's.
 const RESERVED_MAX: usize = 1 << 13;
 
 /// A [`Writer`]'s lists and tables, kept between tapes, and the last tape's lengths.
@@ -52,6 +49,8 @@ const RESERVED_MAX: usize = 1 << 13;
 struct Lists {
     /// Kind tags and their arguments, by object id (none of these kinds has text).
     head: Vec<f64>,
+    /// Contents blocks, copied after the head once it is known.
+    contents: Vec<f64>,
     seen: FxHashMap<JsObject, u32>,
     /// Objects to fill: each with its id, so it is not looked up again.
     tasks: Vec<(JsObject, u32, Fill, usize)>,
@@ -61,8 +60,8 @@ struct Lists {
     /// The values of the object being filled: one buffer for all of them (fills do not
     /// nest), instead of an allocation per object.
     values: Vec<JsValue>,
-    /// The last tape's ops, text bytes and strings.
-    last: (usize, usize, usize),
+    /// The last tape's text bytes and strings (those leave with the tape).
+    last: (usize, usize),
 }
 
 impl Lists {
@@ -70,6 +69,7 @@ impl Lists {
     /// held only while it runs) and keeps it for the next.
     fn keep(mut self) {
         self.head.empty(KEPT_MAX);
+        self.contents.empty(RESERVED_MAX);
         self.seen.empty(SEEN_KEPT_MAX);
         self.tasks.empty(KEPT_MAX);
         self.keys.empty(KEPT_MAX);
@@ -89,15 +89,15 @@ pub fn tape(
     let JsVariant::Object(root) = v.variant() else {
         return None;
     };
-    let lists = KEPT.take();
-    let (ops, text, strings) = lists.last;
+    let mut lists = KEPT.take();
+    let (text, strings) = lists.last;
     let mut w = Writer {
         captured,
         limits,
         context,
         bytes: 0,
         body: Tape {
-            ops: Vec::with_capacity(ops.min(RESERVED_MAX)),
+            ops: std::mem::take(&mut lists.contents),
             text: String::with_capacity(text.min(RESERVED_MAX)),
             lens: Vec::with_capacity(strings.min(RESERVED_MAX)),
             ..Tape::default()
@@ -116,10 +116,10 @@ pub fn tape(
     ops.push(lists.seen.len() as f64);
     ops.extend_from_slice(&lists.head);
     ops.push(w.blocks as f64);
-    lists.last = (t.ops.len(), t.text.len(), t.lens.len());
-    ops.append(&mut t.ops);
+    ops.extend_from_slice(&t.ops);
     ops.extend([value::OBJECT, f64::from(id)]);
-    t.ops = ops;
+    lists.contents = std::mem::replace(&mut t.ops, ops);
+    lists.last = (t.text.len(), t.lens.len());
     lists.keep();
     Some(t)
 }

@@ -12,8 +12,12 @@ pub mod to_guest;
 pub use from_guest::{Captured, CloneError, from_guest};
 pub use to_guest::{to_guest, to_guest_args};
 
+/// The most entries a list or table kept between crossings keeps room for, so a huge
+/// value's room goes with it (a few hundred KB at most for all of a thread's lists).
+pub(crate) const KEPT_MAX: usize = 1 << 12;
+
 /// A list or table kept between crossings: emptied after each, with the room past `max`
-/// entries given back, so a huge value's room goes with it.
+/// entries given back.
 pub(crate) trait Emptied {
     fn empty(&mut self, max: usize);
 }

@@ -237,15 +237,16 @@ pub(crate) struct Layouts {
     empty: Option<DataLayout>,
 }
 
-impl Layouts {
-    /// Forgets every key and layout (they hold one realm's shapes), keeping up to `max`
-    /// entries' room.
-    pub(crate) fn clear(&mut self, max: usize) {
+/// Kept between builds, it forgets every key and layout: they hold one realm's shapes.
+impl Emptied for Layouts {
+    fn empty(&mut self, max: usize) {
         self.strings.empty(max);
         self.layouts.empty(max);
         self.empty = None;
     }
+}
 
+impl Layouts {
     /// A fresh plain shell: an ordinary object with `Object.prototype` and a shared shape,
     /// as an object literal gets, so objects with the same keys share one layout (and the
     /// guest's property caches hit) instead of a hash table each. Made from one layout per
