@@ -21,7 +21,7 @@ import { extname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { workloadSource } from './server.mjs';
+import { workloadModule, workloadSource } from './server.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const target = join(root, 'target', 'profile');
@@ -80,14 +80,13 @@ window.runIt = (what) => {
 window.ready = true;
 </script>`;
 const src = workloadSource();
-const names = [...src.matchAll(/^function (\w+)/gm)].map((m) => m[1]);
 const types = { '.js': 'text/javascript', '.wasm': 'application/wasm' };
 const server = createServer((req, res) => {
   const path = new URL(req.url, 'http://x').pathname;
   const send = (body, type) => { res.writeHead(200, { 'content-type': type }); res.end(body); };
   if (path === '/') return send(page, 'text/html');
   if (path === '/workloads.js') return send(src, 'text/javascript');
-  if (path === '/workloads.mjs') return send(`${src}\nexport { ${names.join(', ')} };`, 'text/javascript');
+  if (path === '/workloads.mjs') return send(workloadModule(), 'text/javascript');
   const file = path.startsWith('/pkg/') ? resolve(named, path.slice(5)) : '';
   if (file.startsWith(named + '/') && existsSync(file)) return send(readFileSync(file), types[extname(file)] || 'application/octet-stream');
   res.writeHead(404);
