@@ -68,10 +68,7 @@ function run(step) {
   const size = memory.buffer.byteLength;
   // Over the cap, the results of this step are not delivered: the calls fail with
   // reason 'memory' and the worker is replaced.
-  if (size > memoryLimit) {
-    fatal('memory', `the worker's wasm memory grew to ${size} bytes, over its cap of ${memoryLimit}`);
-    return;
-  }
+  if (overCap()) return;
   for (const reply of replies) {
     reply.memory = size;
     post(reply);
@@ -83,7 +80,17 @@ function run(step) {
     died(e);
     return;
   }
+  // Collecting a flood's garbage can grow the memory too (the collector's own lists): a
+  // worker over its cap is replaced now, not on the next call, which did nothing wrong.
+  if (overCap()) return;
   schedule();
+}
+
+function overCap() {
+  const size = memory.buffer.byteLength;
+  if (size <= memoryLimit) return false;
+  fatal('memory', `the worker's wasm memory grew to ${size} bytes, over its cap of ${memoryLimit}`);
+  return true;
 }
 
 // Guest timers run from this worker's own event loop. The client watches each tick like a
