@@ -994,7 +994,9 @@ async function runRow(row) {
     }
     const events = { console: 0, error: [], errors: 0, terminated: [] };
     let handled = 0;
-    const c = await pkg.Compartment.create({ principal: 'resources', pool: sec.rpool, limits: { timeoutMs: 300, ...row.limits },
+    // A principal, so a worker, per row: a flood leaves its worker's memory grown (wasm memory
+    // never shrinks), and the next row's setup must not run in what is left of it.
+    const c = await pkg.Compartment.create({ principal: `resources: ${row.name}`, pool: sec.rpool, limits: { timeoutMs: 300, ...row.limits },
       exposeHandlerAs: 'callParent', handler: () => { handled++; return 1; } });
     c.addEventListener('console', () => { events.console++; });
     c.addEventListener('error', (e) => { events.errors++; if (events.error.length < 5) events.error.push(e.detail.code); });
