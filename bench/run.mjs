@@ -543,6 +543,10 @@ if (!R.fatal && want('main')) {
     for (const k of ENGINES) m[k] = w[k].capped ? 'cap' : median(w[k].samples);
     const notes = ENGINES.filter((k) => w[k].note).map((k) => `${k}: ${w[k].note}`);
     row(label, m, a, [...(opts?.info ? ['for information, not in the targets'] : []), `n=${ENGINES.map((k) => w[k].samples.length).join('/')}`, ...notes].join('; '));
+    if (!opts?.info) {
+      row(`↳ its first run on a fresh tab`, Object.fromEntries(ENGINES.map((k) => [k, w[k].firstRun?.length ? median(w[k].firstRun) : null])), '—',
+        `for information: the untimed run after setup, median of ${TABS} fresh tabs; it includes V8's tier-up of the engine's code (bench/README.md, "First runs")`);
+    }
   }
 
   for (const bytes of [1000, 100000]) {
