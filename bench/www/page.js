@@ -211,8 +211,8 @@ async function prime(names) {
 }
 
 // One workload in every engine, one engine at a time: setup (untimed), a warm-up run (kept,
-// as the first run on a fresh engine), then timed runs: 5 when the warm-up took under 200 ms, 3 under 5 s, 1 under 10 s; past 10 s
-// none (the warm-up is then the only sample).
+// as the first run on a fresh engine), then timed runs: 5 when the warm-up took under
+// 200 ms, 3 under 5 s, 1 under 10 s; past 10 s none (the warm-up is then the only sample).
 async function workload(name) {
   const out = {};
   for (const kind of live()) {
