@@ -43,7 +43,7 @@ function build() {
   // scripts/setup.sh installs cargo and wasm-bindgen under ~/.cargo/bin.
   const path = `${join(homedir(), '.cargo', 'bin')}:${process.env.PATH}`;
   const run = (cmd, args, env = {}) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PATH: path, ...env } });
-  run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown'],
+  run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '--features', 'speed'],
     { CARGO_TARGET_DIR: target, CARGO_PROFILE_RELEASE_STRIP: 'false' });
   const bindgen = join(target, 'bindgen');
   rmSync(bindgen, { recursive: true, force: true });

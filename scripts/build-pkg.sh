@@ -14,7 +14,7 @@ if [ ! -d tools/node_modules/terser ] || ! tools/node_modules/.bin/esbuild --ver
   echo "[build-pkg] installing the build tools (terser, esbuild, binaryen)"
   (cd tools && npm ci --no-audit --no-fund --silent)
 fi
-cargo build --release --target wasm32-unknown-unknown
+cargo build --release --target wasm32-unknown-unknown --features speed
 # The same crate optimised for size (Cargo.toml's release-small profile), shipped beside it.
 cargo build --profile release-small --target wasm32-unknown-unknown
 rm -rf pkg && mkdir -p pkg
