@@ -194,6 +194,10 @@ function sizes() {
 // --- the run --------------------------------------------------------------------------------
 
 const ENGINES = ['realm', 'compartment', 'quickjs', 'v8'];
+// Fresh tabs per engine for the cold starts: a multiple of the engines, so that each starts
+// first equally often.
+const COLD_TABS = 8;
+const rotated = (xs, n) => [...xs.slice(n % xs.length), ...xs.slice(0, n % xs.length)];
 const LABEL = {
   realm: 'isolated-realm Realm (worker)',
   compartment: 'isolated-realm Compartment (page)',
@@ -247,9 +251,11 @@ try {
     // module cached on the page and posted to the worker).
     raw.coldStart = {};
     for (const kind of ENGINES) raw.coldStart[kind] = { fresh: [], warm: [], values: [] };
-    const COLD_TABS = 5;
     for (let rep = 0; rep < COLD_TABS; rep++) {
-      for (const kind of ENGINES) {
+      // From a different engine each time: a tab opens while the last one's context (its
+      // worker, its compiled wasm) is still being torn down, and no engine should always
+      // follow the same one.
+      for (const kind of rotated(ENGINES, rep)) {
         const ctx = await browser.newContext();
         watch(ctx);
         const page = await openPage(ctx);
@@ -302,7 +308,7 @@ try {
       for (let rep = 0; rep < COLD_TABS; rep++) {
         // The engines in turn, from a different one each visit: the Realm and the
         // Compartment read the same wasm URL, and neither should always go second.
-        for (const kind of [...ENGINES.slice(rep % ENGINES.length), ...ENGINES.slice(0, rep % ENGINES.length)]) {
+        for (const kind of rotated(ENGINES, rep)) {
           const page = await openPage(profile, cachingOrigin);
           const r = await page.evaluate((k) => bench.coldStart(k, false), kind);
           raw.coldStart[kind].returnVisit.push(r.ms);
@@ -504,14 +510,14 @@ if (!R.fatal && want('main')) {
   const cs = R.coldStart;
   const expect42 = (vs) => Object.fromEntries(Object.entries(vs).map(([k, v]) => [k, v]));
   const coldAgree = agree('cold start', { expected: [42], ...expect42(Object.fromEntries(ENGINES.map((k) => [k, cs[k].values]))) });
-  row('cold start, fresh tab: new Worker → first eval', Object.fromEntries(ENGINES.map((k) => [k, median(cs[k].fresh)])), coldAgree, 'median of 5 tabs');
-  row('cold start, warm tab: 2nd worker, module compiled', Object.fromEntries(ENGINES.map((k) => [k, median(cs[k].warm)])), coldAgree, 'median of 15 (3 per tab)');
+  row('cold start, fresh tab: new Worker → first eval', Object.fromEntries(ENGINES.map((k) => [k, median(cs[k].fresh)])), coldAgree, `median of ${COLD_TABS} tabs, the engines in a rotated order`);
+  row('cold start, warm tab: 2nd worker, module compiled', Object.fromEntries(ENGINES.map((k) => [k, median(cs[k].warm)])), coldAgree, `median of ${COLD_TABS * 3} (3 per tab)`);
   row('cold start, return visit: wasm from the HTTP cache', Object.fromEntries(ENGINES.map((k) => [k, median(cs[k].returnVisit)])), coldAgree,
-    'median of 5 visits in one browser profile after a priming visit; the .wasm served cacheable (max-age, ETag)');
+    `median of ${COLD_TABS} visits in one browser profile after a priming visit; the .wasm served cacheable (max-age, ETag)`);
   const cw = cs.warmed;
   const warmedAgree = agree('cold start after pool.warm()', { expected: [42], compartment: cw.values });
   row('cold start after pool.warm() at idle, fresh tab: create → first eval', { realm: null, compartment: median(cw.ms), quickjs: null, v8: null }, warmedAgree,
-    `for information; median of 5 tabs; the warm-up itself (compile, worker, a throwaway realm's run) took ${fmtMs(median(cw.warmMs))} before, off the timed path`);
+    `for information; median of ${COLD_TABS} tabs; the warm-up itself (compile, worker, a throwaway realm's run) took ${fmtMs(median(cw.warmMs))} before, off the timed path`);
   row('new realm in a warm module', {
     realm: median(R.newRealm.realm.samples), compartment: median(R.newRealm.compartment.samples),
     quickjs: median(R.newRealm.quickjs.samples), v8: null,

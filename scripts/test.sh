@@ -16,8 +16,10 @@ prune() {
   echo "== pruned $*; disk free: $(disk_free)"
 }
 echo "== disk free before the builds: $(disk_free)"
-echo "== native (cargo test)"
-cargo test
+echo "== native (cargo test --features speed)"
+# With the default wasm's Boa features (inlined frames, direct calls). `wasm-pack test`
+# below runs the engine without them, so each build's code paths run in one tier or another.
+cargo test --features speed
 prune debug
 echo "== native, release: scaling of string and regex builtins (timing needs an optimised build)"
 cargo test --release --test engine string_and_regex_operations_scale_linearly -- --include-ignored

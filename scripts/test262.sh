@@ -7,6 +7,7 @@
 #   ./scripts/test262.sh                                # the string and regex directories
 #   ./scripts/test262.sh built-ins/String/prototype/at  # any directories under test/
 #   FAILURES=/tmp/failures.txt VERBOSE=1 ./scripts/test262.sh
+#   FEATURES=speed ./scripts/test262.sh                # with the default wasm's Boa features
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/patch-boa.sh
@@ -32,4 +33,4 @@ args=("$TEST262" "$@")
 [ -n "${FAILURES:-}" ] && args+=(--failures "$FAILURES")
 [ -n "${VERBOSE:-}" ] && args+=(--verbose)
 [ -f "$TEST262/COMMIT" ] && echo "test262 $(cat "$TEST262/COMMIT")"
-cargo run --quiet --example test262 -- "${args[@]}"
+cargo run --quiet ${FEATURES:+--features "$FEATURES"} --example test262 -- "${args[@]}"
