@@ -103,6 +103,94 @@ fn instanceof_keeps_its_semantics() {
     assert_answers(INSTANCEOF);
 }
 
+/// A callback's frame made once and entered again for each call, by `sort`, `toSorted`,
+/// `forEach`, `map`, `filter`, `some`, `every`, `reduce` and `reduceRight` (patch 48, the
+/// default build's `reused-frames`; the small build and wasm-pack's tier call it afresh):
+/// what each call sees is its own, and what cannot be entered again is not (V8's answers).
+const REUSED_FRAMES: &[(&str, &str)] = &[
+    (
+        "var a = []; for (var i = 0; i < 300; i++) a.push((i * 37) % 301); var made = []; a.sort(function (x, y) { let k = x; const f = () => k; { let j = y; made.push([x, y, f, () => j]); } return x - y; }); [a.slice(0, 5).join(), made.length > 300, made.every(function (m) { return m[2]() === m[0] && m[3]() === m[1]; })].join(';')",
+        "0,1,2,3,4;true;true",
+    ),
+    (
+        "var stale = 0, tdz = 0; var a = [5, 1, 4, 2, 3, 9, 0]; a.sort(function (x, y) { var seen; if (seen !== undefined) stale++; seen = x; try { t; } catch (e) { if (e instanceof ReferenceError) tdz++; } let t = 1; return x - y; }); [a.join(), stale, tdz > 5].join(';')",
+        "0,1,2,3,4,5,9;0;true",
+    ),
+    (
+        "var n = 0, closed = 0; var it = { [Symbol.iterator]() { var i = 0; return { next() { return { value: i++, done: i > 3 }; }, return() { closed++; return {}; } }; } }; var a = [6, 3, 8, 1, 9, 2]; a.sort(function (x, y) { for (var v of it) { if (v === 1) break; } try { if (x % 2) throw x; return x - y; } catch (e) { return e - y; } finally { n++; } }); [a.join(), n === closed].join(';')",
+        "1,2,3,6,8,9;true",
+    ),
+    (
+        "var depth = 0, inner = []; function cmp(x, y) { if (depth < 2) { depth++; inner.push([4, 2, 3, 1].sort(cmp).join()); depth--; } return x - y; } var a = [3, 1, 2].sort(cmp); [a.join(), inner[0], inner.every(function (s) { return s === '1,2,3,4'; })].join(';')",
+        "1,2,3;1,2,3,4;true",
+    ),
+    (
+        "var r = []; r.push([3, 1, 2].sort(function (x, y) { if (this !== globalThis) throw 'sloppy this'; return x - y; }).join()); r.push((function () { 'use strict'; return [3, 1, 2].sort(function (x, y) { if (this !== undefined) throw 'strict this'; return y - x; }).join(); })()); var o = { s: -1, go() { return [3, 1, 2].sort((x, y) => this.s * (x - y)).join(); } }; r.push(o.go()); r.push([3, 1, 2].sort(function (x, y) { return this.s * (x - y); }.bind({ s: -1 })).join()); r.join(';')",
+        "1,2,3;3,2,1;3,2,1;3,2,1",
+    ),
+    (
+        "[[3, 1, 2].sort(function () { return arguments[0] - arguments[1]; }).join(), (function () { 'use strict'; return [3, 1, 2].sort(function () { return arguments[1] - arguments[0]; }).join(); })(), [3, 1, 2].sort((...r) => r[0] - r[1]).join(), [3, 1, 2].sort((x, y = 100, z = x) => z - y).join(), [3, 1, 2].sort(function f(x, y) { return f.length * (x - y); }).join()].join(';')",
+        "1,2,3;3,2,1;1,2,3;1,2,3;1,2,3",
+    ),
+    (
+        "var r = [[3, 1, 2].sort(function* () { yield 1; }).join(), [3, 1, 2].sort(async function (x, y) { return x - y; }).join(), [3, 1, 2].sort(async (x, y) => x - y).join()]; try { [3, 1, 2].sort(class {}); r.push('sorted'); } catch (e) { r.push(e.name); } r.join(';')",
+        "3,1,2;3,1,2;3,1,2;TypeError",
+    ),
+    (
+        "var n = 0; var r = [[3, 1, 2, 5, 4].sort(function (x, y) { return String(x - y); }).join(), [3, 1, 2, 5, 4].sort(function (x, y) { return { valueOf: function () { n++; return [y, x].sort(function (p, q) { return p - q; })[0] === x ? -1 : 1; } }; }).join(), n > 3]; try { [3, 1, 2].sort(function () { return { valueOf: function () { throw new TypeError('v'); } }; }); } catch (e) { r.push(e.name + ':' + e.message); } r.join(';')",
+        "1,2,3,4,5;1,2,3,4,5;true;TypeError:v",
+    ),
+    (
+        "var k = 0; function cmp(x, y) { if (++k === 7) throw new RangeError('seventh'); return x - y; } var a = [9, 8, 7, 6, 5, 4, 3, 2, 1], r = []; try { a.sort(cmp); } catch (e) { r.push(e.message + ':' + a.join()); } r.push(a.sort(cmp).join()); r.push([3, 2, 1].sort(function (x, y) { return x - y; }).join()); r.push(new Error('after').message); r.join(';')",
+        "seventh:9,8,7,6,5,4,3,2,1;1,2,3,4,5,6,7,8,9;1,2,3;after",
+    ),
+    (
+        "function byLen(x, y) { if (x === 13 || y === 13) { try { null.f; } catch (e) { hits++; } } return x - y; } var hits = 0, a = []; for (var i = 0; i < 200; i++) a.push((i * 13) % 199); a.sort(byLen); function boom(x, y) { if (x + y > 300) throw new Error('big'); return x - y; } var s = ''; try { a.slice().reverse().sort(boom); } catch (e) { s = /boom/.test(e.stack) ? 'named' : e.stack; } [a[0], a[198], hits > 0, s].join()",
+        "0,197,true,named",
+    ),
+    (
+        "var a = [4, 1, 3, 2], fs = []; var b = a.toSorted(function (x, y) { fs.push(() => x); return y - x; }); [a.join(), b.join(), fs.every(function (f) { return typeof f() === 'number'; })].join(';')",
+        "4,1,3,2;4,3,2,1;true",
+    ),
+    (
+        "var out = []; for (let d = -1; d <= 1; d += 2) out.push([3, 1, 2].sort((x, y) => d * (x - y)).join()); var by = (x, y) => x - y; for (var i = 0; i < 3; i++) out.push([i + 2, i, i + 1].sort(by).join()); out.join(';')",
+        "3,2,1;1,2,3;0,1,2;1,2,3;2,3,4",
+    ),
+    (
+        "var fs = [1, 2, 3].map(function (x) { let y = x * 10; return () => x + y; }); var seen = []; [4, 5, 6].forEach(function (x, i, arr) { seen.push(x + i + arr.length); }); [fs.map(function (f) { return f(); }).join(), seen.join(), [1, 2, 3, 4, 5, 6].filter((x) => x % 2).join(), [1, 2, 3].some((x) => x > 1), [1, 2, 3].every((x) => x < 3), [1, 2, 3, 4].reduce((a, b) => a + b), [1, 2, 3].reduceRight(function (acc, x) { return acc + '' + x + arguments.length; }), [4, 5].map((x) => x + 1).join()].join(';')",
+        "11,22,33;7,9,11;1,3,5;true;false;10;32414;5,6",
+    ),
+    (
+        "var o = { k: 3 }, boxes = []; var r = [[1, 2].map(function (x) { return this.k * x; }, o).join(), [1, 2].map(function () { 'use strict'; return typeof this; }, 5).join()]; [1, 2].forEach(function () { boxes.push(this); }, 5); r.push(typeof boxes[0], boxes[0] !== boxes[1], boxes[0] == 5); [1, 2].forEach(function () { if (this !== globalThis) throw 'this'; }); r.join(';')",
+        "3,6;number,number;object;true;true",
+    ),
+    (
+        "var a = [1, 2, 3, 4], out = []; a.forEach(function (x, i) { out.push(x); if (i === 0) delete a[2]; }); var g = [1, 2, 3]; Object.defineProperty(g, 1, { get() { return 20; } }); var p = new Proxy([1, 2, 3], {}); [out.join(), g.map((x) => x * 2).join(), Array.prototype.map.call(p, (x) => x + 1).join(), Array.prototype.map.call({ length: 3, 0: 'a', 1: 'b', 2: 'c' }, (x, i) => x + i).join(), a.map((x) => x).length, 2 in a.map((x) => x)].join(';')",
+        "1,2,4;2,40,6;2,3,4;a0,b1,c2;4;false",
+    ),
+    (
+        "class A extends Array {} var m = A.from([1, 2, 3]).map((x) => x * 2), f = A.from([1, 2, 3]).filter((x) => x > 1); var b = [1, 2], n = 0; b.forEach(function (x) { n++; b.push(x); }); [m instanceof A, m.join(), f instanceof A, f.join(), n, b.length].join(';')",
+        "true;2,4,6;true;2,3;2;4",
+    ),
+    (
+        "var k = 0; function cb(x) { if (++k === 2) throw new TypeError('second'); return x * 3; } var r = []; try { [1, 2, 3].map(cb); } catch (e) { r.push(e.message + ':' + k); } r.push([1, 2, 3].map(cb).join()); r.push([1, 2, 3, 4].reduce((...args) => args[0] + args[1])); r.push([1, 2].map((x, i = 9, z = x + i) => z).join()); r.push([1, 2].map(function* () {}).length, typeof [1].map(function* () {})[0].next); r.join(';')",
+        "second:2;3,6,9;10;1,2,1,2;2;function",
+    ),
+    (
+        "function deep(n) { if (n === 0) return [0]; return [n].map(function (x) { return deep(n - 1).map((y) => y + x); })[0]; } var r = deep(30); [r.length, r[0], [3, 1, 2].map((x) => [x, x - 1].sort((p, q) => p - q).join('')).sort().join()].join(';')",
+        "1;465;01,12,23",
+    ),
+    (
+        "var fs = [], a = [5, 2, 8, 1, 9, 3]; a.sort(function (x, y) { try { class C { #p = 1; static { throw 0; } } } catch (e) {} class D { #q = x; static get(o) { return o.#q; } } { let k = D.get(new D()); fs.push(() => k); if (k !== x) throw 'stale'; return k - y; } }); [a.join(), fs.length > 5, fs.every(function (f) { return typeof f() === 'number'; })].join(';')",
+        "1,2,3,5,8,9;true;true",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn callbacks_entered_again_answer_as_v8() {
+    assert_answers(REUSED_FRAMES);
+}
+
 /// `Array.prototype.sort`, `toSorted` and `%TypedArray%.prototype.sort` on patch 36's merge
 /// sort (V8's answers): the order, the comparisons it makes and what a comparator that throws,
 /// mutates or answers inconsistently sees.

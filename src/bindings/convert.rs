@@ -23,19 +23,67 @@ export function is_token(v) { return v instanceof TrustedToken; }
 const ERRORS = [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError];
 const VIEWS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array',
   'Uint32Array', 'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'DataView'];
+// Lone surrogates: code units as they are (a TextDecoder would replace them).
+function wide_text(wide, from, end) {
+  let out = '';
+  for (let i = from; i < end; i += 8192) out += String.fromCharCode.apply(null, wide.subarray(i, Math.min(end, i + 8192)));
+  return out;
+}
+// The rarer parts read the tape through a cursor r; the hot loop keeps it in locals (a
+// position captured by closures lives in their context: a memory write per step).
+function str(r) {
+  const n = r.lens[r.s++];
+  if (n >= 0) return r.text.substring(r.at, r.at += n);
+  return wide_text(r.wide, r.w, r.w -= n + 1);
+}
+function value(r) {
+  switch (r.ops[r.p++]) {
+    case 0: return undefined;
+    case 1: return null;
+    case 2: return false;
+    case 3: return true;
+    case 4: return r.ops[r.p++];
+    case 5: return BigInt(str(r));
+    case 6: return str(r);
+    case 7: return r.made[r.ops[r.p++]];
+    default: throw 'tape';
+  }
+}
+function fill_rare(r, kind, o) {
+  const ops = r.ops;
+  switch (kind) {
+    case 1: for (let n = ops[r.p++]; n > 0; n--) { let k = ops[r.p++]; if (k < 0) k = new_key(r); const v = value(r); define_data(o, r.keys[k], v); } break;
+    case 2: for (let n = ops[r.p++]; n > 0; n--) { const k = value(r); o.set(k, value(r)); } break;
+    case 3: for (let n = ops[r.p++]; n > 0; n--) o.add(value(r)); break;
+    case 6:
+      if (ops[r.p++] === 1) define_hidden(o, 'stack', str(r));
+      if (ops[r.p++] === 1) define_hidden(o, 'cause', value(r));
+      break;
+  }
+}
+// Each distinct key is made once (the tape numbers them). A plain assignment is
+// CreateDataProperty on a fresh object unless a prototype has the key (an accessor such
+// as __proto__, a read-only property): such keys, and an array's extra keys, are defined.
+// (Own is all: Object.prototype has an immutable null prototype. Faster than in for a
+// key not yet internalized.)
+const has_own = Object.prototype.hasOwnProperty;
+// The keys of the last tapes by id: a model sent again numbers its keys the same, and
+// reusing the string skips a substring and its internalization. Only short ones: a longer
+// substring can be a slice that keeps the whole text alive.
+const last_keys = [];
+function new_key(r) {
+  const id = r.keys.length, n = r.lens[r.s], last = last_keys[id];
+  let s;
+  if (last !== undefined && last.length === n && r.text.startsWith(last, r.at)) { s = last; r.s++; r.at += n; }
+  else { s = str(r); if (id < 1024 && s.length < 13) last_keys[id] = s; }
+  r.keys.push(s);
+  r.plain.push(!has_own.call(Object.prototype, s));
+  return id;
+}
 export function build_value(ops, text, lens, wide, bytes, tokenKey) {
-  let p = 0, s = 0, at = 0, w = 0, b = 0;
-  const str = () => {
-    const n = lens[s++];
-    if (n >= 0) { at += n; return text.substring(at - n, at); }
-    // Lone surrogates: code units as they are (a TextDecoder would replace them).
-    const end = w - n - 1;
-    let out = '';
-    for (let i = w; i < end; i += 8192) out += String.fromCharCode.apply(null, wide.subarray(i, Math.min(end, i + 8192)));
-    w = end;
-    return out;
-  };
-  const count = ops[p++], made = new Array(count), kinds = new Uint8Array(count), lengths = new Float64Array(count), views = [];
+  const count = ops[0], made = new Array(count), kinds = new Uint8Array(count), lengths = new Float64Array(count), views = [];
+  const r = { ops, text, lens, wide, made, keys: [], plain: [], p: 0, s: 0, at: 0, w: 0 };
+  let p = 1, b = 0;
   for (let i = 0; i < count; i++) {
     const k = kinds[i] = ops[p++];
     switch (k) {
@@ -44,12 +92,12 @@ export function build_value(ops, text, lens, wide, bytes, tokenKey) {
       case 2: made[i] = new Map(); break;
       case 3: made[i] = new Set(); break;
       case 4: made[i] = new Date(ops[p++]); break;
-      case 5: { const source = str(), flags = str(); try { made[i] = new RegExp(source, flags); } catch { throw 'regexp'; } break; }
-      case 6: { const C = ERRORS[ops[p++]]; made[i] = ops[p++] === 1 ? new C(str()) : new C(); break; }
+      case 5: { const source = str(r), flags = str(r); try { made[i] = new RegExp(source, flags); } catch { throw 'regexp'; } break; }
+      case 6: { const C = ERRORS[ops[p++]]; made[i] = ops[p++] === 1 ? new C(str(r)) : new C(); break; }
       case 7: { const n = ops[p++]; made[i] = bytes.slice(b, b + n).buffer; b += n; break; }
       case 8: views.push(i, ops[p++], ops[p++], ops[p++], ops[p++]); break;
       case 9: {
-        const module = str(), name = str();
+        const module = str(r), name = str(r);
         if (tokenKey === undefined) { made[i] = new TrustedToken(module, name); break; }
         const o = {};
         define_data(o, tokenKey, [module, name]);
@@ -58,8 +106,8 @@ export function build_value(ops, text, lens, wide, bytes, tokenKey) {
       }
       case 10: made[i] = Object(ops[p++] === 1); break;
       case 11: made[i] = Object(ops[p++]); break;
-      case 12: made[i] = Object(str()); break;
-      case 13: made[i] = Object(BigInt(str())); break;
+      case 12: made[i] = Object(str(r)); break;
+      case 13: made[i] = Object(BigInt(str(r))); break;
       default: throw 'tape';
     }
   }
@@ -67,50 +115,36 @@ export function build_value(ops, text, lens, wide, bytes, tokenKey) {
     const name = VIEWS[views[v + 1]];
     try { made[views[v]] = new globalThis[name](made[views[v + 2]], views[v + 3], views[v + 4]); } catch { throw 'view:' + name; }
   }
-  const value = () => {
-    switch (ops[p++]) {
-      case 0: return undefined;
-      case 1: return null;
-      case 2: return false;
-      case 3: return true;
-      case 4: return ops[p++];
-      case 5: return BigInt(str());
-      case 6: return str();
-      case 7: return made[ops[p++]];
-      default: throw 'tape';
-    }
-  };
-  // Each distinct key is made once (the tape numbers them). A plain assignment is
-  // CreateDataProperty on a fresh object unless a prototype has the key (an accessor such
-  // as __proto__, a read-only property): such keys, and an array's extra keys, are defined.
-  const keys = [], plain = [];
-  const entries = (o, array) => {
-    for (let n = ops[p++]; n > 0; n--) {
-      let k = ops[p++];
-      if (k < 0) { k = keys.length; const s = str(); keys.push(s); plain.push(!(s in Object.prototype)); }
-      const v = value();
-      if (plain[k] && !array) o[keys[k]] = v; else define_data(o, keys[k], v);
-    }
-  };
+  const keys = r.keys, plain = r.plain;
+  let s = r.s, at = r.at, w = r.w;
   for (let c = ops[p++]; c > 0; c--) {
-    const i = ops[p++], o = made[i];
-    switch (kinds[i]) {
-      case 0: entries(o, false); break;
-      case 1:
-        // Ascending indices onto [] keep the array packed where it has no holes.
-        for (let n = ops[p++]; n > 0; n--) { const k = ops[p++]; const v = value(); if (k in Array.prototype) define_data(o, k, v); else o[k] = v; }
-        if (o.length !== lengths[i]) o.length = lengths[i];
-        entries(o, true);
-        break;
-      case 2: for (let n = ops[p++]; n > 0; n--) { const k = value(); o.set(k, value()); } break;
-      case 3: for (let n = ops[p++]; n > 0; n--) o.add(value()); break;
-      case 6:
-        if (ops[p++] === 1) define_hidden(o, 'stack', str());
-        if (ops[p++] === 1) define_hidden(o, 'cause', value());
-        break;
+    const i = ops[p++], o = made[i], kind = kinds[i];
+    if (kind !== 0 && kind !== 1) { r.p = p; r.s = s; r.at = at; r.w = w; fill_rare(r, kind, o); p = r.p; s = r.s; at = r.at; w = r.w; continue; }
+    // Plain entries and array elements, with values read inline.
+    for (let n = ops[p++]; n > 0; n--) {
+      let k = ops[p++], v;
+      if (k < 0 && kind === 0) { r.s = s; r.at = at; r.w = w; k = new_key(r); s = r.s; at = r.at; w = r.w; }
+      const t = ops[p++];
+      if (t === 4) v = ops[p++];
+      else if (t === 6) { const m = lens[s++]; v = m >= 0 ? text.substring(at, at += m) : wide_text(wide, w, w -= m + 1); }
+      else if (t === 7) v = made[ops[p++]];
+      else if (t === 3) v = true;
+      else if (t === 2) v = false;
+      else if (t === 1) v = null;
+      else if (t === 5) { const m = lens[s++]; v = BigInt(m >= 0 ? text.substring(at, at += m) : wide_text(wide, w, w -= m + 1)); }
+      else if (t !== 0) throw 'tape';
+      if (kind === 0) { if (plain[k]) o[keys[k]] = v; else define_data(o, keys[k], v); }
+      // Ascending indices onto [] keep the array packed where it has no holes.
+      else if (k in Array.prototype) define_data(o, k, v); else o[k] = v;
+    }
+    if (kind === 1) {
+      if (o.length !== lengths[i]) o.length = lengths[i];
+      if (ops[p] === 0) p++;
+      else { r.p = p; r.s = s; r.at = at; r.w = w; fill_rare(r, 1, o); p = r.p; s = r.s; at = r.at; w = r.w; }
     }
   }
-  return value();
+  r.p = p; r.s = s; r.at = at; r.w = w;
+  return value(r);
 }
 ")]
 extern "C" {

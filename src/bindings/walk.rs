@@ -97,7 +97,7 @@ function kind(v) {
 // The tape's buffer, kept between walks (a getter that walks again gets its own).
 let spare = new Float64Array(4096);
 export function walk_value(root, maxObjects, maxBytes, maxDepth) {
-  const strs = [], wides = [], buffers = [], seen = new Map(), tasks = [], keyIds = new Map();
+  const strs = [], wides = [], buffers = [], seen = new Set(), tasks = [], keyIds = new Map();
   let ops = spare || new Float64Array(4096), n = 0, objects = 0, bytes = 0, done = false;
   spare = null;
   const grow = () => { const bigger = new Float64Array(ops.length * 2); bigger.set(ops); ops = bigger; };
@@ -116,31 +116,44 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
   // Plain objects of one layout list the same keys: once one has sent them, the next sends
   // their ids without a lookup per key. By first key: [keys, ids].
   const layouts = new Map();
-  // A lower bound of what the decoder charges: past the cap, it has failed by this point.
-  const over = (n) => (bytes += n) > maxBytes;
+  // `bytes` is a lower bound of what the decoder charges: past the cap, it has failed by this point.
   const stop = (op, what) => { push(op); if (what !== undefined) str(what); done = true; };
   const threw = (e) => { let m; try { m = e && e.message; } catch {} stop(11, typeof m === 'string' ? m : 'a getter threw'); };
+  // Identity: an object's id is its place in `seen`. Most graphs share nothing, so one `add`
+  // both looks up and records; the first shared object builds `ids` (by object) from `seen`.
+  // An object recorded here that the walk does not then take ends the walk.
+  let ids;
   const object = (v, depth) => {
-    const known = seen.get(v);
-    if (known !== undefined) { push(7); push(known); return; }
+    if (ids === undefined) {
+      const size = seen.size;
+      if (seen.add(v).size === size) {
+        ids = new Map();
+        for (const o of seen) ids.set(o, ids.size);
+        push(7); push(ids.get(v)); return;
+      }
+    } else {
+      const known = ids.get(v);
+      if (known !== undefined) { push(7); push(known); return; }
+      ids.set(v, ids.size);
+    }
     if (depth > maxDepth || objects >= maxObjects) return stop(10);
     const k = kind(v);
     switch (k) {
       case 'Plain': case 'Map': case 'Set': case 'Error':
-        seen.set(v, objects++); push(8); push(k === 'Plain' ? 0 : k === 'Map' ? 2 : k === 'Set' ? 3 : 4); tasks.push(v, k, depth); return;
-      case 'Array': seen.set(v, objects++); push(8); push(1); push(v.length >>> 0); tasks.push(v, k, depth); return;
-      case 'Date': seen.set(v, objects++); push(8); push(5); push(dateTime.call(v)); return;
+        objects++; push(8); push(k === 'Plain' ? 0 : k === 'Map' ? 2 : k === 'Set' ? 3 : 4); tasks.push(v, k, depth); return;
+      case 'Array': objects++; push(8); push(1); push(v.length >>> 0); tasks.push(v, k, depth); return;
+      case 'Date': objects++; push(8); push(5); push(dateTime.call(v)); return;
       case 'RegExp': {
         const source = reSource.call(v), flags = regexpFlags(v);
-        seen.set(v, objects++); push(8); push(6); str(source); str(flags);
-        if (over(source.length + flags.length)) stop(10);
+        objects++; push(8); push(6); str(source); str(flags);
+        if ((bytes += source.length + flags.length) > maxBytes) stop(10);
         return;
       }
-      case 'ArrayBuffer': { const length = bufferLength.call(v); seen.set(v, objects++); push(8); push(7); push(buffers.length); push(length); buffers.push(v); if (over(length)) stop(10); return; }
-      case 'BooleanObject': seen.set(v, objects++); push(8); push(8); push(boolValue.call(v) ? 1 : 0); return;
-      case 'NumberObject': seen.set(v, objects++); push(8); push(9); push(numberValue.call(v)); return;
-      case 'StringObject': { const s = stringValue.call(v); seen.set(v, objects++); push(8); push(10); str(s); if (over(s.length)) stop(10); return; }
-      case 'BigIntObject': { const s = String(bigintValue.call(v)); seen.set(v, objects++); push(8); push(11); str(s); return; }
+      case 'ArrayBuffer': { const length = bufferLength.call(v); objects++; push(8); push(7); push(buffers.length); push(length); buffers.push(v); if ((bytes += length) > maxBytes) stop(10); return; }
+      case 'BooleanObject': objects++; push(8); push(8); push(boolValue.call(v) ? 1 : 0); return;
+      case 'NumberObject': objects++; push(8); push(9); push(numberValue.call(v)); return;
+      case 'StringObject': { const s = stringValue.call(v); objects++; push(8); push(10); str(s); if ((bytes += s.length) > maxBytes) stop(10); return; }
+      case 'BigIntObject': { const s = String(bigintValue.call(v)); objects++; push(8); push(11); str(s); return; }
     }
     const view = VIEWS.indexOf(k);
     if (view < 0) return stop(9, k);
@@ -148,21 +161,27 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
     const buffer = (dv ? dvBuffer : viewBuffer).call(v), offset = (dv ? dvOffset : viewOffset).call(v),
       length = (dv ? dvLength : viewLength).call(v);
     if (!(buffer instanceof ArrayBuffer)) return stop(9, 'view over a SharedArrayBuffer');
-    seen.set(v, objects++); push(8); push(12); push(view); push(offset); push(length);
+    objects++; push(8); push(12); push(view); push(offset); push(length);
     object(buffer, depth + 1);
   };
+  // Numbers and strings first: they are most values.
   const value = (v, depth) => {
-    if (over(8)) return stop(10);
-    switch (typeof v) {
-      case 'undefined': push(0); return;
-      case 'boolean': push(v ? 3 : 2); return;
-      case 'number': push(4); push(v); return;
-      case 'string': push(6); str(v); if (over(v.length * 2)) stop(10); return;
-      case 'bigint': { const s = v.toString(); push(5); str(s); if (over(s.length)) stop(10); return; }
-      case 'symbol': return stop(9, 'symbol');
-      case 'function': return stop(9, 'function');
+    if ((bytes += 8) > maxBytes) return stop(10);
+    if (n + 2 > ops.length) grow();
+    const t = typeof v;
+    if (t === 'number') { ops[n++] = 4; ops[n++] = v; return; }
+    if (t === 'string') {
+      ops[n++] = 6;
+      if (v.isWellFormed()) { strs.push(v); ops[n++] = v.length; } else { wides.push(v); ops[n++] = -v.length - 1; }
+      if ((bytes += v.length * 2) > maxBytes) stop(10);
+      return;
     }
-    if (v === null) { push(1); return; }
+    if (t === 'object') { if (v === null) ops[n++] = 1; else object(v, depth); return; }
+    if (t === 'boolean') { ops[n++] = v ? 3 : 2; return; }
+    if (t === 'undefined') { ops[n++] = 0; return; }
+    if (t === 'bigint') { const s = v.toString(); ops[n++] = 5; str(s); if ((bytes += s.length) > maxBytes) stop(10); return; }
+    if (t === 'symbol') return stop(9, 'symbol');
+    if (t === 'function') return stop(9, 'function');
     object(v, depth);
   };
   // An array's index keys go as numbers (flag 1), its other keys as key ids (flag 0).
@@ -176,9 +195,16 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
       const len = v.length;
       if (len > 0 && names.length >= len && names[len - 1] === String(len - 1)) {
         for (; i < len; i++) {
-          push(1); push(i);
+          if (n + 2 > ops.length) grow();
+          ops[n++] = 1; ops[n++] = i;
           let child;
           try { child = v[i]; } catch (e) { return threw(e); }
+          if (typeof child === 'number') {
+            if ((bytes += 8) > maxBytes) return stop(10);
+            if (n + 2 > ops.length) grow();
+            ops[n++] = 4; ops[n++] = child;
+            continue;
+          }
           value(child, depth + 1);
           if (done) return;
         }
@@ -190,6 +216,25 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
       ids = known !== undefined && known[0].length === names.length ? known[1] : undefined;
       for (let j = 1; ids !== undefined && j < names.length; j++) if (known[0][j] !== names[j]) ids = undefined;
       if (ids === undefined) sent = [];
+      else {
+        // A known layout (the common case): only ids and values.
+        for (; i < names.length; i++) {
+          const name = names[i];
+          push(ids[i]);
+          if ((bytes += name.length) > maxBytes) return stop(10);
+          let child;
+          try { child = v[name]; } catch (e) { return threw(e); }
+          if (typeof child === 'number') {
+            if ((bytes += 8) > maxBytes) return stop(10);
+            if (n + 2 > ops.length) grow();
+            ops[n++] = 4; ops[n++] = child;
+            continue;
+          }
+          value(child, depth + 1);
+          if (done) return;
+        }
+        return;
+      }
     }
     for (; i < names.length; i++) {
       const name = names[i];
@@ -200,7 +245,7 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
         if (ids !== undefined) push(ids[i]);
         else if (sent !== undefined) sent.push(key(name));
         else key(name);
-        if (over(name.length)) return stop(10);
+        if ((bytes += name.length) > maxBytes) return stop(10);
       }
       let child;
       try { child = v[name]; } catch (e) { return threw(e); }
@@ -229,9 +274,9 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
         try { name = v.name; } catch {}
         str(typeof name === 'string' ? name : 'Error');
         if (Object.hasOwn(v, 'message')) { try { message = v.message; } catch {} }
-        if (typeof message === 'string') { push(1); str(message); if (over(message.length)) return stop(10); } else push(0);
+        if (typeof message === 'string') { push(1); str(message); if ((bytes += message.length) > maxBytes) return stop(10); } else push(0);
         try { stack = v.stack; } catch {}
-        if (typeof stack === 'string') { push(1); str(stack); if (over(stack.length)) return stop(10); } else push(0);
+        if (typeof stack === 'string') { push(1); str(stack); if ((bytes += stack.length) > maxBytes) return stop(10); } else push(0);
         if (Object.hasOwn(v, 'cause')) {
           let cause;
           try { cause = v.cause; } catch {}
