@@ -184,11 +184,35 @@ const REUSED_FRAMES: &[(&str, &str)] = &[
         "var fs = [], a = [5, 2, 8, 1, 9, 3]; a.sort(function (x, y) { try { class C { #p = 1; static { throw 0; } } } catch (e) {} class D { #q = x; static get(o) { return o.#q; } } { let k = D.get(new D()); fs.push(() => k); if (k !== x) throw 'stale'; return k - y; } }); [a.join(), fs.length > 5, fs.every(function (f) { return typeof f() === 'number'; })].join(';')",
         "1,2,3,5,8,9;true;true",
     ),
+    (
+        "var o = { k: 1 }, r = []; [1, 2, 3].forEach(function (...a) { if (a.length !== 3) throw 'rest'; }); [0, 1].forEach(function (x) { if (x && this !== globalThis) throw 'this'; }); [0, 1].forEach(function (x) { if (this !== o) throw 'thisArg'; }, o); r.push([1, 2].map((x) => { try { let y = x; (() => y)(); throw 0; } catch (e) { return x; } }).join()); r.push([1, 2].map((x) => { for (const v of [x, 9]) return v; }).join()); r.push([1, 2].map((x) => { class C { #p = x; g() { return this.#p; } } return new C().g(); }).join()); r.push([5, 4, 3].reduceRight((acc, x) => acc + x, '')); r.join(';')",
+        "1,2;1,2;1,2;345",
+    ),
 ];
 
 #[wasm_bindgen_test(unsupported = test)]
 fn callbacks_entered_again_answer_as_v8() {
     assert_answers(REUSED_FRAMES);
+}
+
+/// A loop's iteration count is per call: a callback entered again starts it from zero, so
+/// `maxLoopIterations` bounds each call's loops, not all of a sort's calls together.
+#[wasm_bindgen_test(unsupported = test)]
+fn callbacks_entered_again_count_their_loops_afresh() {
+    let mut options = RealmOptions::default();
+    options.limits.max_loop_iterations = Some(1_500);
+    let mut r = Realm::new(options, None).unwrap();
+    let src = "var a = []; for (var i = 0; i < 40; i++) a.push((i * 7) % 40); a.sort(function (x, y) { let s = 0; for (let i = 0; i < 1000; i++) s++; return x - y; }); a.map(function (x) { let s = 0; for (let i = 0; i < 1000; i++) s++; return s + x; }).slice(0, 3).join()";
+    let got = r.eval(src, &EvalOptions::default()).unwrap();
+    assert_eq!(got.root, Value::str("1000,1001,1002"));
+    let over = r.eval(
+        "[1, 2].map(function () { let s = 0; for (let i = 0; i < 2000; i++) s++; return s; })",
+        &EvalOptions::default(),
+    );
+    assert!(
+        over.is_err(),
+        "a loop over the limit inside a callback must fail"
+    );
 }
 
 /// `Array.prototype.sort`, `toSorted` and `%TypedArray%.prototype.sort` on patch 36's merge
