@@ -195,6 +195,116 @@ fn callbacks_entered_again_answer_as_v8() {
     assert_answers(REUSED_FRAMES);
 }
 
+/// `String.prototype.replace` with an unmodified `RegExp` calls its `@@replace` directly,
+/// which finds the matches, then calls a function replacer through one frame entered again
+/// (patch 50); V8's answers. What it must still notice: a replacer that recompiles the
+/// pattern or replaces `exec` part-way, an overridden `@@replace` or flag getter, an own
+/// `@@replace` or `exec`, a `this` that is not a string, a `lastIndex` object, a throw.
+const REPLACE_CALLS: &[(&str, &str)] = &[
+    (
+        "['abc'.replace(/x/g, () => 'y'), 'abc'.replace(/x/, 'y'), 'a<b>&'.replace(/[&<>]/g, (c) => '&#' + c.charCodeAt(0) + ';')].join('|')",
+        "abc|abc|a&#60;b&#62;&#38;",
+    ),
+    (
+        "'a1b2'.replace(/([a-z])(\\d)/g, (m, l, d, i, s) => d + l + i + s.length)",
+        "1a042b24",
+    ),
+    (
+        "['ab'.replace(/a/g, () => ({ toString() { return 'X' } })), 'ab'.replace(/a/g, () => 7), 'ab'.replace(/a/g, () => undefined), 'ab'.replace(/a/g, () => null)].join('|')",
+        "Xb|7b|undefinedb|nullb",
+    ),
+    (
+        "var r = /a/g; var s = 'aaa'.replace(r, () => { r.compile('b', 'g'); return 'x' }); [s, r.source, 'bab'.replace(r, 'y')].join('|')",
+        "xxx|b|yay",
+    ),
+    (
+        "var calls = 0; var ex = RegExp.prototype.exec; var s1 = 'aa'.replace(/a/g, () => { RegExp.prototype.exec = function (s) { calls++; return ex.call(this, s) }; return 'x' }); var s2 = 'aa'.replace(/a/g, 'y'); RegExp.prototype.exec = ex; [s1, s2, calls].join('|')",
+        "xx|yy|3",
+    ),
+    (
+        "var o = RegExp.prototype[Symbol.replace]; RegExp.prototype[Symbol.replace] = function (s, v) { return 'over:' + s + ':' + typeof v }; var a = ['a'.replace(/a/, 'b'), 'a'.replace(/a/g, () => 'c')]; RegExp.prototype[Symbol.replace] = o; a.push('a'.replace(/a/, 'd')); a.join('|')",
+        "over:a:string|over:a:function|d",
+    ),
+    (
+        "var r = /a/; r[Symbol.replace] = (s, v) => 'own:' + s; var q = /a/g; q.exec = function (s) { return null }; ['a'.replace(r, 'b'), 'aa'.replace(q, 'z')].join('|')",
+        "own:a|aa",
+    ),
+    (
+        "var g = Object.getOwnPropertyDescriptor(RegExp.prototype, 'global'); Object.defineProperty(RegExp.prototype, 'global', { get() { return false }, configurable: true }); var a = 'aa'.replace(/a/g, 'x'); Object.defineProperty(RegExp.prototype, 'global', g); [a, 'aa'.replace(/a/g, 'x')].join('|')",
+        "xa|xx",
+    ),
+    (
+        "[new String('abc').replace(/b/, 'x'), String.prototype.replace.call(123, /2/g, () => 'x'), 'a1'.replace(/1/, 2), 'abc'.replace(/b/g, '[$&$`$\\']'), String.prototype.replace.call({ toString() { return 'q1' } }, /1/, '2')].join('|')",
+        "axc|1x3|a2|a[bac]c|q2",
+    ),
+    (
+        "var r = /a/g; r.lastIndex = 5; var e; try { 'aa'.replace(r, () => { throw 'boom' }) } catch (x) { e = x } [e, r.lastIndex].join('|')",
+        "boom|0",
+    ),
+    (
+        "['ab'.replace(/a/, function () { return typeof this }), 'ab'.replace(/a/, function () { 'use strict'; return typeof this }), 'aa'.replace(/a/g, function () { return this === globalThis })].join('|')",
+        "objectb|undefinedb|truetrue",
+    ),
+    (
+        "'ab'.replace(/[ab]/g, (c) => c === 'a' ? 'xx'.replace(/x/g, () => 'y') : c.replace(/b/, (d) => d.toUpperCase()))",
+        "yyB",
+    ),
+    (
+        "['a\\u{1F600}b'.replace(/./gu, (c) => '[' + c + ']'), 'a\\u{1F600}b'.replace(/./g, (c) => '[' + c.length + ']'), '\\u00e9-\\u00e9'.replace(/\\u00e9/g, () => 'e'), '\\u4e2da\\u4e2d'.replace(/\\u4e2d/g, () => 'z'), 'abc'.replace(/(?:)/g, () => '-')].join('|')",
+        "[a][😀][b]|[1][1][1][1]|e-e|zaz|-a-b-c-",
+    ),
+    (
+        "['ab'.replace(/(?<x>a)/, (...a) => JSON.stringify(a[a.length - 1])), 'aab'.replace(/a/y, 'x'), 'ab'.replace(/(a)|(z)/g, (m, p, q) => String(q))].join('|')",
+        "{\"x\":\"a\"}b|xab|undefinedb",
+    ),
+    (
+        "var r = /a/; r.lastIndex = { valueOf() { return 0 } }; ['aa'.replace(r, 'x'), typeof r.lastIndex].join('|')",
+        "xa|object",
+    ),
+    (
+        "[new RegExp('a', 'gimsyd').flags, (() => { try { new RegExp('a', 'gg') } catch (e) { return e.name } })(), (() => { try { new RegExp('a', '\\u00e9') } catch (e) { return e.name } })(), (() => { try { new RegExp('a', 'uv') } catch (e) { return e.name } })(), /x/dgimsuy.flags].join('|')",
+        "dgimsy|SyntaxError|SyntaxError|SyntaxError|dgimsuy",
+    ),
+    (
+        "var out = []; for (var i = 0; i < 50; i++) out.push(String(i).replace(/[13579]/g, (d) => String.fromCharCode(97 + +d))); out.join('')",
+        "0b2d4f6h8jb0bbb2bdb4bfb6bhb8bj202b222d242f262h282jd0dbd2ddd4dfd6dhd8dj404b424d444f464h484j",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn regexp_replace_answers_as_v8() {
+    assert_answers(REPLACE_CALLS);
+}
+
+/// Native calls take their arguments in vectors kept from call to call (patch 51): no call
+/// sees another's, however nested, long or short (V8's answers).
+const NATIVE_CALLS: &[(&str, &str)] = &[
+    (
+        "[Math.max(...[1, 2, 3].map((x) => Math.min(x, 2))), [1, 2, 3].map((x) => String.fromCharCode(65 + x)).join(''), Math.max.apply(null, Array.from({ length: 100 }, (_, i) => i)), Math.max(), Array.of().length, Array.of(7).length].join('|')",
+        "2|BCD|99|-Infinity|0|1",
+    ),
+    (
+        "var big = Array.from({ length: 40 }, (_, i) => i); [Reflect.apply(Array.of, null, big).length, Array.of().length, Array.of(1, 2).join(), String.fromCharCode.apply(null, [72, 105]), String.fromCharCode(), Math.min.apply(null, big), Math.min()].join('|')",
+        "40|0|1,2|Hi||0|Infinity",
+    ),
+    (
+        "[new Array(3).length, new Array().length, new Array(1, 2).length, new Date(2020, 0).getFullYear(), new Map([[1, 2]]).size, new Set().size, Reflect.construct(Array, [5]).length, Reflect.construct(Array, []).length].join('|')",
+        "3|0|2|2020|1|0|5|0",
+    ),
+    (
+        "var seen = []; var o = { toString() { seen.push(Math.max(1, 2, 3)); return 'o' } }; [String(o), Math.max(4, Math.min(9, Number(String(5)))), seen.join()].join('|')",
+        "o|5|3",
+    ),
+    (
+        "function f(n) { return n ? Math.max(n, f(n - 1)) : Math.max() } [f(50), [3, 1, 2].sort((a, b) => Math.sign(a - b)).join()].join('|')",
+        "50|1,2,3",
+    ),
+];
+#[wasm_bindgen_test(unsupported = test)]
+fn native_calls_see_only_their_own_arguments() {
+    assert_answers(NATIVE_CALLS);
+}
+
 /// A loop's iteration count is per call: a callback entered again starts it from zero, so
 /// `maxLoopIterations` bounds each call's loops, not all of a sort's calls together.
 #[wasm_bindgen_test(unsupported = test)]

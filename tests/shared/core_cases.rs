@@ -902,6 +902,91 @@ fn runaways_stop_with_the_named_limit_and_the_realm_lives_on() {
     assert_eq!(ok(&mut r, "n").root, Value::Number(RUNAWAYS.len() as f64));
 }
 
+/// Runaways stopped deep inside guest calls made by a builtin, an accessor, a trap, a
+/// generator or a constructor: each stop must unwind every frame it interrupted.
+const STOPS_UNDER_CALLBACKS: &[&str] = &[
+    "[1].forEach(() => g())",
+    "[1].map(() => g())",
+    "[1].filter(() => g())",
+    "[1].some(() => g())",
+    "[1].every(() => g())",
+    "[1, 2].reduce(() => g())",
+    "[1, 2].reduceRight(() => g())",
+    "[2, 1].sort(() => g())",
+    "[2, 1].toSorted(() => g())",
+    "[1].find(() => g())",
+    "[1].flatMap(() => g())",
+    "Array.from([1], () => g())",
+    "'a'.replace(/a/, () => g())",
+    "JSON.parse('[1]', () => g())",
+    "JSON.stringify({ toJSON: () => g() })",
+    "Object.assign({}, { get a() { return g() } })",
+    "new Proxy({}, { get: () => g() }).x",
+    "[...(function* () { yield g() })()]",
+    "Reflect.construct(class { constructor() { g() } }, [])",
+    "[1].map(() => [1].forEach(() => [2, 1].sort(() => g())))",
+];
+
+/// The deepest `d(n)` this realm completes: what a leaked frame or stack slot would lower.
+fn deepest_recursion(r: &mut Realm) -> u32 {
+    ok(r, "function d(n) { return n ? d(n - 1) : 0 }");
+    let (mut lo, mut hi) = (0, 1_000);
+    while lo + 1 < hi {
+        let mid = (lo + hi) / 2;
+        match eval(r, &format!("d({mid})")) {
+            Ok(_) => lo = mid,
+            Err(e) => {
+                assert!(
+                    matches!(e.details.limit, Some(Limit::Recursion | Limit::Stack)),
+                    "d({mid}): {e}"
+                );
+                hi = mid;
+            }
+        }
+    }
+    lo
+}
+
+#[wasm_bindgen_test(unsupported = test)]
+fn stops_under_callbacks_leave_no_frames_behind() {
+    // Small budgets keep each stop quick. With the small stack, a leaked stack slot, not
+    // only a leaked frame, lowers the depth reached.
+    for max_stack_size in [64 * 1024, 1_500] {
+        let mut o = RealmOptions {
+            allow_code_generation: true,
+            ..Default::default()
+        };
+        o.limits.instructions = 20_000;
+        o.limits.max_stack_size = max_stack_size;
+        let mut r = Realm::new(o, None).expect("realm");
+        let fresh = deepest_recursion(&mut r);
+        assert!(fresh > 100, "{fresh}");
+        ok(&mut r, "function g() { return (function h() { for (;;) {} })() }");
+        ok(&mut r, "function stop() { return [1].map(() => g()) }");
+        // A leak of one frame a stop would pass the recursion limit well within this.
+        let stops = fresh / 4 + 1;
+        for src in STOPS_UNDER_CALLBACKS {
+            for _ in 0..stops {
+                let e = eval(&mut r, src).expect_err(src);
+                assert_eq!(e.details.limit, Some(Limit::Instructions), "{src}: {e}");
+            }
+            assert_eq!(deepest_recursion(&mut r), fresh, "{max_stack_size}: after {src}");
+        }
+        let mut no_args = Graph::undefined();
+        let list = no_args.push(Object::Array {
+            length: 0,
+            elements: vec![],
+            extra: vec![],
+        });
+        no_args.root = Value::Object(list);
+        for _ in 0..stops {
+            let e = r.call("stop", &no_args).expect_err("stop");
+            assert_eq!(e.details.limit, Some(Limit::Instructions), "call: {e}");
+        }
+        assert_eq!(deepest_recursion(&mut r), fresh, "{max_stack_size}: after calls");
+    }
+}
+
 #[wasm_bindgen_test(unsupported = test)]
 fn deadline_stops_a_loop_promptly() {
     let mut r = limited(u64::MAX / 2, 50);
