@@ -276,6 +276,93 @@ fn regexp_replace_answers_as_v8() {
     assert_answers(REPLACE_CALLS);
 }
 
+/// The check that `RegExp.prototype` still holds the builtins compares its shape and the
+/// functions, not each key's place (patch 54): a changed prototype must still be seen, once
+/// the check has been warmed by a first replace (V8's answers).
+const REGEXP_PROTOTYPE_CHANGES: &[(&str, &str)] = &[
+    // a key added in place keeps the shape: exec then replaced by assignment is still seen
+    (
+        "var w = 'aa'.replace(/a/g, 'x'); RegExp.prototype.extra = 1; var calls = 0; var ex = RegExp.prototype.exec; RegExp.prototype.exec = function (s) { calls++; return ex.call(this, s) }; var a = 'aa'.replace(/a/g, 'y'); RegExp.prototype.exec = ex; [w, a, calls, 'aa'.replace(/a/g, 'z'), calls].join('|')",
+        "xx|yy|3|zz|3",
+    ),
+    // a getter redefined in place (same attributes) after the check was warm
+    (
+        "var w = 'aa'.replace(/a/g, 'x'); var g = Object.getOwnPropertyDescriptor(RegExp.prototype, 'global'); Object.defineProperty(RegExp.prototype, 'global', { get() { return false } }); var a = 'aa'.replace(/a/g, 'y'); Object.defineProperty(RegExp.prototype, 'global', g); [w, a, 'aa'.replace(/a/g, 'z')].join('|')",
+        "xx|ya|zz",
+    ),
+    // exec deleted and put back: it moves to the end, the slots after it shift
+    (
+        "var w = 'aa'.replace(/a/g, 'x'); var ex = RegExp.prototype.exec; delete RegExp.prototype.exec; var a = 'aa'.replace(/a/g, 'y'); RegExp.prototype.exec = ex; var b = 'aa'.replace(/a/g, 'z'); var calls = 0; RegExp.prototype.exec = function (s) { calls++; return ex.call(this, s) }; [w, a, b, 'aa'.replace(/a/g, 'q'), calls].join('|')",
+        "xx|yy|zz|qq|3",
+    ),
+    // a property before the cached ones deleted: their storage moves down
+    (
+        "var w = 'aa'.replace(/a/g, 'x'); delete RegExp.prototype.compile; var a = 'aa'.replace(/a/g, 'y'); Object.defineProperty(RegExp.prototype, 'global', { get() { return false } }); [w, a, 'aa'.replace(/a/g, 'z'), typeof RegExp.prototype.compile].join('|')",
+        "xx|yy|za|undefined",
+    ),
+    // global turned from a getter into a data property
+    (
+        "var w = 'aa'.replace(/a/g, 'x'); Object.defineProperty(RegExp.prototype, 'global', { value: false }); [w, 'aa'.replace(/a/g, 'y'), 'aa'.replace(/a/, 'z')].join('|')",
+        "xx|ya|za",
+    ),
+    // the prototype frozen, and its own prototype changed: the builtins are still there
+    (
+        "var w = 'aa'.replace(/a/g, 'x'); Object.setPrototypeOf(RegExp.prototype, null); var a = 'a-a'.replace(/a/g, (c) => c + c); Object.freeze(RegExp.prototype); [w, a, 'aa'.replace(/a/g, 'z'), Object.isFrozen(RegExp.prototype)].join('|')",
+        "xx|aa-aa|zz|true",
+    ),
+    // @@replace swapped by assignment after a warm run
+    (
+        "var w = 'aa'.replace(/a/g, 'x'); var o = RegExp.prototype[Symbol.replace]; RegExp.prototype[Symbol.replace] = function (s, v) { return 'over' }; var a = 'aa'.replace(/a/g, 'y'); RegExp.prototype[Symbol.replace] = o; [w, a, 'aa'.replace(/a/g, 'z')].join('|')",
+        "xx|over|zz",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn regexp_prototype_changes_are_seen_after_a_warm_check() {
+    assert_answers(REGEXP_PROTOTYPE_CHANGES);
+}
+
+/// A template literal's parts are gathered on the stack up to eight, in a vector past
+/// that (patch 55): converted in order, once each, whatever their kind and width (V8's
+/// answers).
+const TEMPLATE_LITERALS: &[(&str, &str)] = &[
+    // parts of every kind, in order
+    (
+        "var o = { toString() { return 'O' } }; `a${1}b${-0}c${null}d${undefined}e${true}f${o}g${[1, [2, 3]]}h${1n}i${1e21}j${0.1 + 0.2}`",
+        "a1b0cnulldundefinedetruefOg1,2,3h1i1e+21j0.30000000000000004",
+    ),
+    // eight parts and more: the vector path, and both sides of the inline limit
+    (
+        "var p = ['x', 'y', 'z', 'w']; [`${p[0]}${p[1]}${p[2]}${p[3]}`, `1${p[0]}2${p[1]}3${p[2]}4`, `1${p[0]}2${p[1]}3${p[2]}4${p[3]}`, `1${p[0]}2${p[1]}3${p[2]}4${p[3]}5`, `${1}${2}${3}${4}${5}${6}${7}${8}${9}${10}${11}${12}${13}${14}${15}${16}${17}`].join('|')",
+        "xyzw|1x2y3z4|1x2y3z4w|1x2y3z4w5|1234567891011121314151617",
+    ),
+    // each part is converted in order, once; a throw stops the rest
+    (
+        "var log = []; var mk = (n) => ({ toString() { log.push(n); return n } }); var s = `${mk('a')}-${mk('b')}-${mk('c')}`; var e; try { `${mk('d')}${{ toString() { throw 'boom' } }}${mk('e')}` } catch (x) { e = x } [s, log.join(''), e].join('|')",
+        "a-b-c|abcd|boom",
+    ),
+    // a symbol cannot be converted; valueOf is not used when toString answers
+    (
+        "var r = []; try { `${Symbol('s')}` } catch (x) { r.push(x.constructor.name) } r.push(`${{ valueOf() { return 1 }, toString() { return 2 } }}`); r.push(`${{ valueOf() { return 1 }, toString: null }}`); r.join('|')",
+        "TypeError|2|1",
+    ),
+    // Latin-1 and UTF-16 parts joined, long and empty parts
+    (
+        "var long = 'x'.repeat(1000); var s = `\\u00e9${'\\u4e2d'}${''}${long}${'\\u{1F600}'}\\u00ff`; [s.length, s.charCodeAt(0), s.charCodeAt(1), s.codePointAt(1001), s.charCodeAt(s.length - 1)].join('|')",
+        "1005|233|20013|120|255",
+    ),
+    // a template in a loop keeps no state between runs
+    (
+        "var out = []; for (var i = 0; i < 12; i++) out.push(`<${i}:${i % 3 ? 'a' : { toString() { return 'o' } }}>`); out.join('')",
+        "<0:o><1:a><2:a><3:o><4:a><5:a><6:o><7:a><8:a><9:o><10:a><11:a>",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn template_literals_answer_as_v8() {
+    assert_answers(TEMPLATE_LITERALS);
+}
+
 /// Native calls take their arguments in vectors kept from call to call (patch 51): no call
 /// sees another's, however nested, long or short (V8's answers).
 const NATIVE_CALLS: &[(&str, &str)] = &[
