@@ -363,6 +363,116 @@ fn template_literals_answer_as_v8() {
     assert_answers(TEMPLATE_LITERALS);
 }
 
+/// A declarative binding is read where it is when nothing on the environment chain can
+/// redirect the name (patch 56); `with`, a sloppy direct `eval` and a deleted binding take
+/// the general lookup (V8's answers).
+const NAME_READS: &[(&str, &str)] = &[
+    // a closure's reads at three depths, after each write
+    (
+        "function outer() { let a = 1; var b = 2; const c = 3; function mid() { let d = 4; return function inner() { a += 10; return [a, b, c, d].join(); }; } const f = mid(); return [f(), f(), (b = 20, f())].join('|'); } outer()",
+        "11,2,3,4|21,2,3,4|31,20,3,4",
+    ),
+    // a binding read before its declaration ran throws; after, it answers
+    (
+        "function f() { const g = () => x; let r; try { g(); } catch (e) { r = e.constructor.name; } let x = 5; return r + '|' + g(); } f()",
+        "ReferenceError|5",
+    ),
+    // a `with` object shadows the function's binding while it has the key
+    (
+        "function f() { var x = 'outer'; var o = { x: 'obj' }; with (o) { var g = function () { return x; }; } var a = g(); delete o.x; var b = g(); o.x = 'back'; return [a, b, g()].join('|'); } f()",
+        "obj|outer|back",
+    ),
+    // `with` and @@unscopables
+    (
+        "function f() { var values = 'mine', length = 'L'; with ([]) { return [values, length].join(); } } f()",
+        "mine,0",
+    ),
+    // per-iteration `let` and a catch parameter, closed over
+    (
+        "var fs = []; for (let i = 0; i < 3; i++) { fs.push(() => i); } try { throw 'c'; } catch (e) { fs.push(() => e); } fs.map((g) => g()).join()",
+        "0,1,2,c",
+    ),
+    // a sloppy function's parameter follows its mapped `arguments`
+    (
+        "function f(a) { arguments[0] = 9; return (() => a)(); } function g(a) { 'use strict'; arguments[0] = 9; return (() => a)(); } [f(1), g(1)].join()",
+        "9,1",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn name_reads_answer_as_v8() {
+    assert_answers(NAME_READS);
+}
+
+/// The same, where a direct `eval` (allowed here) adds or deletes bindings.
+const NAME_READS_WITH_EVAL: &[(&str, &str)] = &[
+    // a direct eval's `var` shadows the outer binding
+    (
+        "function f() { var x = 'outer'; return (function () { eval('var x = \"evaled\"'); return x; })(); } f()",
+        "evaled",
+    ),
+    // once deleted, the outer binding answers again
+    (
+        "function f() { var x = 'outer'; return (function () { eval('var x = \"e\"'); var a = x; delete x; return a + '|' + x; })(); } f()",
+        "e|outer",
+    ),
+    // an eval's write is read by a closure; an eval-made binding beside a closed-over one
+    (
+        "function f() { var x = 'outer'; var g = function () { return x; }; var a = g(); eval('x = \"set\"'); return a + '|' + g() + '|' + (function () { eval('var y = 1'); return () => x + y; })()(); } f()",
+        "outer|set|set1",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn name_reads_beside_a_direct_eval_answer_as_v8() {
+    for (src, want) in NAME_READS_WITH_EVAL {
+        let options = RealmOptions {
+            allow_code_generation: true,
+            ..RealmOptions::default()
+        };
+        let mut r = Realm::new(options, None).unwrap();
+        let got = r
+            .eval(src, &EvalOptions::default())
+            .unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(got.root, Value::str(want), "{src}");
+    }
+}
+
+/// Strict equality compares two strings without new references to them (patch 57): equal
+/// contents are equal whatever made them, in every comparison that uses it (V8's answers).
+const STRICT_EQUALITY: &[(&str, &str)] = &[
+    // strings made by concatenation, slicing and joining, equal and not
+    (
+        "var a = 'ab' + 'c', b = 'abc', c = 'xabcx'.slice(1, 4), d = ['a', 'b', 'c'].join(''); [a === b, b === c, c === d, a !== d, a === 'abd', 'abc' === 'abcd', '' === ''.slice(0)].join()",
+        "true,true,true,false,false,false,true",
+    ),
+    // Latin-1, UTF-16 and surrogate-pair strings made from literals and from code units
+    (
+        "var e1 = 'x\\u00e9', e2 = String.fromCharCode(120, 233), u1 = '\\u4e2d\\u6587', u2 = String.fromCharCode(0x4e2d) + String.fromCharCode(0x6587), s1 = '\\u{1F600}', s2 = String.fromCodePoint(0x1F600); [e1 === e2, u1 === u2, s1 === s2, e1 === 'x\\u00ea', u1 === '\\u4e2d', s1 === '\\uD83D'].join()",
+        "true,true,true,false,false,false",
+    ),
+    // `typeof` results; a String object, numbers, booleans and undefined against strings
+    (
+        "var v = [typeof 1 === 'number', typeof 'x' === 'string', typeof {} === 'object', typeof null === 'object', typeof 1n === 'bigint', typeof 1 === 'string']; var o = new String('s'); v.push(o === 's', 's' === o, o == 's', 'NaN' === NaN, '1' === 1, 'true' === true, 'undefined' === undefined); v.join()",
+        "true,true,true,true,true,false,false,false,true,false,false,false,false",
+    ),
+    // `switch` cases, `indexOf`, `lastIndexOf` and `includes` on made strings
+    (
+        "function k(x) { switch (x) { case 'alpha': return 1; case 'al' + 'pha2': return 2; default: return 0; } } var w = 'alp'; [k('alpha'), k(w + 'ha'), k(w + 'ha2'), k('ALPHA'), ['a', 'bb', 'c' + 'c'].indexOf('c' + 'c'), ['a', 'bb'].lastIndexOf('b' + 'b'), ['x', NaN].includes('x'), ['x'].indexOf(new String('x'))].join()",
+        "1,1,2,0,2,1,true,-1",
+    ),
+    // property keys made at run time, `Map` keys, symbols
+    (
+        "var m = new Map([['k' + 1, 'v']]); var keys = Object.keys({ ['f' + 'oo']: 1, bar: 2 }); [m.get('k1'), keys[0] === 'foo', keys[1] === 'b' + 'ar', Symbol.for('s') === Symbol.for('s'), Symbol('s') === Symbol('s')].join()",
+        "v,true,true,true,false",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn strict_equality_answers_as_v8() {
+    assert_answers(STRICT_EQUALITY);
+}
+
 /// Native calls take their arguments in vectors kept from call to call (patch 51): no call
 /// sees another's, however nested, long or short (V8's answers).
 const NATIVE_CALLS: &[(&str, &str)] = &[
