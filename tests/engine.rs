@@ -48,8 +48,13 @@ include!("shared/engine_cases.rs");
 
 /// Each source, run in a fresh realm, answers the string given (V8's answer).
 fn assert_answers(cases: &[(&str, &str)]) {
+    assert_answers_in(&RealmOptions::default(), cases);
+}
+
+/// The same, in realms made with `options`.
+fn assert_answers_in(options: &RealmOptions, cases: &[(&str, &str)]) {
     for (src, want) in cases {
-        let mut r = Realm::new(RealmOptions::default(), None).unwrap();
+        let mut r = Realm::new(options.clone(), None).unwrap();
         let got = r
             .eval(src, &EvalOptions::default())
             .unwrap_or_else(|e| panic!("{src}: {e}"));
@@ -425,17 +430,11 @@ const NAME_READS_WITH_EVAL: &[(&str, &str)] = &[
 
 #[wasm_bindgen_test(unsupported = test)]
 fn name_reads_beside_a_direct_eval_answer_as_v8() {
-    for (src, want) in NAME_READS_WITH_EVAL {
-        let options = RealmOptions {
-            allow_code_generation: true,
-            ..RealmOptions::default()
-        };
-        let mut r = Realm::new(options, None).unwrap();
-        let got = r
-            .eval(src, &EvalOptions::default())
-            .unwrap_or_else(|e| panic!("{src}: {e}"));
-        assert_eq!(got.root, Value::str(want), "{src}");
-    }
+    let options = RealmOptions {
+        allow_code_generation: true,
+        ..RealmOptions::default()
+    };
+    assert_answers_in(&options, NAME_READS_WITH_EVAL);
 }
 
 /// Strict equality compares two strings without new references to them (patch 57): equal
