@@ -7,8 +7,9 @@
 //
 // Workloads: the benchmark's own (bench/www/workloads.src.js): fib, card, churn, json, text,
 // calls (10k call('add', i, 1)), boundary (the 100 KB model in and out, x200), boundary-1k
-// (the 1 KB model, x2000). The Realm runs on the page's main thread (the profiler attaches
-// to the page), after three untimed runs.
+// (the 1 KB model, x2000), worker-calls (10k call messages to the compartment worker's
+// protocol host, `WorkerHost.handle`, as worker.js hands them over). The Realm and the host
+// run on the page's main thread (the profiler attaches to the page), after three untimed runs.
 //
 // The named build goes to target/profile/ (its own cargo target directory: the first build
 // takes minutes, later ones only what changed) with the same wasm-opt flags as the package.
@@ -26,7 +27,7 @@ import { workloadModule, workloadSource } from './server.mjs';
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const target = join(root, 'target', 'profile');
 const named = join(target, 'pkg');
-const WORKLOADS = ['boundary', 'boundary-1k', 'fib', 'card', 'churn', 'json', 'text', 'calls'];
+const WORKLOADS = ['boundary', 'boundary-1k', 'fib', 'card', 'churn', 'json', 'text', 'calls', 'worker-calls'];
 const wanted = process.argv.slice(2);
 for (const w of wanted) {
   if (!WORKLOADS.includes(w)) {
@@ -64,7 +65,18 @@ if (process.env.PROFILE_SKIP_BUILD !== '1' || !existsSync(join(named, 'isolated_
 const page = `<!doctype html><script type=module>
 import * as R from '/pkg/realm.js';
 import * as W from '/workloads.mjs';
+import { WorkerHost } from '/pkg/isolated_realm.js';
 await R.init();
+// The compartment worker's host, fed what the client posts (structured clones of these).
+const host = new WorkerHost();
+let id = 0;
+const answer = (msg) => {
+  const replies = host.handle(structuredClone({ v: 1, id: ++id, realm: 1, ...msg }));
+  if (replies.length !== 1 || replies[0].type !== 'result') throw new Error('worker host: ' + JSON.stringify(replies));
+  return replies[0].value;
+};
+answer({ type: 'create', options: {} });
+answer({ type: 'eval', source: await (await fetch('/workloads.js')).text() });
 const realm = new R.Realm({ limits: { timeoutMs: 600000, instructions: Number.MAX_SAFE_INTEGER } });
 realm.eval(await (await fetch('/workloads.js')).text());
 for (const s of ['card', 'json', 'text']) realm.call('setup_' + s);
@@ -74,6 +86,13 @@ window.runIt = (what) => {
   if (what === 'boundary') for (let i = 0; i < 200; i++) realm.call('identity', big);
   else if (what === 'boundary-1k') for (let i = 0; i < 2000; i++) realm.call('identity', small);
   else if (what === 'calls') for (let i = 0; i < 10000; i++) realm.call('add', i, 1);
+  else if (what === 'worker-calls') {
+    const msgs = [];
+    for (let i = 0; i < 10000; i++) msgs.push(structuredClone({ v: 1, id: ++id, type: 'call', name: 'add', args: [i, 1], realm: 1 }));
+    const t0 = performance.now();
+    for (const m of msgs) host.handle(m);
+    return performance.now() - t0;
+  }
   else realm.call('run_' + what);
   return performance.now() - t;
 };
@@ -121,7 +140,7 @@ const browser = await chromium.launch({
 });
 try {
   const tab = await (await browser.newContext()).newPage();
-  tab.on('pageerror', (e) => console.error('page error:', e.message));
+  tab.on('pageerror', (e) => console.error('page error:', e.stack || e.message));
   await tab.goto(`http://127.0.0.1:${server.address().port}/`);
   await tab.waitForFunction(() => window.ready, null, { timeout: 120000 });
   const cdp = await tab.context().newCDPSession(tab);

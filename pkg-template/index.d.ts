@@ -98,7 +98,7 @@ export interface PoolOptions {
   graceMs?: number;
   /** A worker whose wasm memory grows past this is replaced. Default 512. */
   memoryLimitMb?: number;
-  /** Most calls in flight per worker. Default 64. */
+  /** Most calls of one compartment in flight at once (sent, or waiting on the guest); more are refused with SANDBOX_LIMIT_EXCEEDED. Default 1024. */
   maxInFlight?: number;
   /** Longest source accepted by eval, in UTF-16 units. Default 16 Mi. */
   maxSourceLength?: number;

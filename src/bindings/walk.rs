@@ -307,6 +307,60 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
   }
   return [ops, strs.length ? strs.join('') : undefined, units, buffers.length ? buffers : undefined];
 }
+// The worker protocol's messages: a call, card operation or set has its payload walked
+// apart from the rest (WorkerHost::split). The key it is under, for a plain object whose
+// `type` has one and that has it; undefined when the message is decoded whole.
+const PAYLOADS = { __proto__: null, call: 'args', card: 'args', set: 'value' };
+function payload_key(m) {
+  if (typeof m !== 'object' || m === null || Array.isArray(m) || Object.getPrototypeOf(m) !== Object.prototype) return undefined;
+  const type = m.type;
+  const key = typeof type === 'string' ? PAYLOADS[type] : undefined;
+  return key !== undefined && key in m ? key : undefined;
+}
+// The realm whose clone limits bound the payload: -1 when `realm` is not one, -2 when the
+// message is decoded whole.
+export function message_realm(m) {
+  if (payload_key(m) === undefined) return -2;
+  const r = m.realm;
+  return typeof r === 'number' && Number.isInteger(r) && r >= 0 && r <= 4294967295 ? r : -1;
+}
+export function walk_payload(m, maxObjects, maxBytes, maxDepth) {
+  return walk_value(m[payload_key(m)], maxObjects, maxBytes, maxDepth);
+}
+// The fields besides the payload. When every one is a number, a well-formed string, a
+// boolean, null or undefined (all the client sends), walk_value's tape of them as one plain
+// object, written here in one pass; otherwise a plain copy of them, for the caller to walk.
+// Its tape is read (copied into wasm) before anything can write it again.
+let envelopeOps = new Float64Array(64);
+export function envelope_of(m, maxBytes) {
+  const key = payload_key(m);
+  const names = Object.keys(m);
+  if (envelopeOps.length < 3 + 4 * names.length) envelopeOps = new Float64Array(3 + 4 * names.length);
+  const ops = envelopeOps, strs = [];
+  let n = 3, count = 0, bytes = 8;
+  for (const name of names) {
+    if (name === key) continue;
+    const v = m[name], t = typeof v;
+    if (!name.isWellFormed()) return copy_without(m, key);
+    ops[n++] = -1; ops[n++] = name.length; strs.push(name);
+    bytes += name.length + 8;
+    if (t === 'number') { ops[n++] = 4; ops[n++] = v; }
+    else if (t === 'string' && v.isWellFormed()) { ops[n++] = 6; ops[n++] = v.length; strs.push(v); bytes += 2 * v.length; }
+    else if (t === 'boolean') ops[n++] = v ? 3 : 2;
+    else if (v === undefined) ops[n++] = 0;
+    else if (v === null) ops[n++] = 1;
+    else return copy_without(m, key);
+    count++;
+  }
+  // walk_value stops at its cap: the general walk writes that stop.
+  if (bytes > maxBytes) return copy_without(m, key);
+  ops[0] = 8; ops[1] = 0; ops[2] = count;
+  return [ops.subarray(0, n), strs.join('')];
+}
+// Defined, not assigned: an own `__proto__` stays a field (and is refused).
+function copy_without(m, key) {
+  return Object.fromEntries(Object.entries(m).filter(([k]) => k !== key));
+}
 ")]
 extern "C" {
     #[wasm_bindgen(catch)]
@@ -316,6 +370,19 @@ extern "C" {
         max_bytes: f64,
         max_depth: f64,
     ) -> Result<JsValue, JsValue>;
+
+    fn message_realm(message: &JsValue) -> f64;
+
+    #[wasm_bindgen(catch)]
+    fn walk_payload(
+        message: &JsValue,
+        max_objects: f64,
+        max_bytes: f64,
+        max_depth: f64,
+    ) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch)]
+    fn envelope_of(message: &JsValue, max_bytes: f64) -> Result<JsValue, JsValue>;
 }
 
 /// A host value, walked: what the core decodes (see [`HostTape`]).
@@ -351,15 +418,19 @@ impl Walked {
 /// # Errors
 /// `SANDBOX_NOT_CLONEABLE` when something the walk touched threw outside a getter.
 pub fn walk(value: &JsValue, limits: CloneLimits) -> Result<Walked, SandboxError> {
-    let walked = walk_value(
+    walked(walk_value(
         value,
         limits.max_objects as f64,
         limits.max_bytes as f64,
         limits.max_depth as f64,
-    )
+    ))
+}
+
+/// What `walk_value` returned: the bare tape, or the tape with its text and buffers.
+fn walked(result: Result<JsValue, JsValue>) -> Result<Walked, SandboxError> {
     // Something the walk touched threw outside a getter (a throwing `constructor` or
     // `getTime`, say): refused, like any value that cannot be described.
-    .map_err(|_| malformed())?;
+    let walked = result.map_err(|_| malformed())?;
     Ok(match walked.dyn_into::<Array>() {
         Ok(parts) => {
             let wide = parts.get(2);
@@ -382,6 +453,49 @@ pub fn walk(value: &JsValue, limits: CloneLimits) -> Result<Walked, SandboxError
             buffers: JsValue::UNDEFINED,
         },
     })
+}
+
+/// A worker protocol message, walked: whole, or (a call, card operation or set) its
+/// payload apart from the rest.
+pub enum Message {
+    Whole(Graph),
+    Split { envelope: Graph, payload: Walked },
+}
+
+/// Walks a protocol message; a payload under the limits `payload_limits` gives for the realm
+/// the message names (`None` when it names none). An envelope of flat fields (every one the
+/// client sends) is written as a tape in one pass, not walked (`envelope_of`).
+///
+/// # Errors
+/// As [`to_graph`]; `SANDBOX_PROTOCOL` when the message's fields cannot be read.
+pub fn walk_message(
+    message: &JsValue,
+    payload_limits: impl FnOnce(Option<u32>) -> CloneLimits,
+) -> Result<Message, SandboxError> {
+    let envelope_limits = CloneLimits::default();
+    let realm = message_realm(message);
+    if realm == -2.0 {
+        return Ok(Message::Whole(to_graph(message, envelope_limits)?));
+    }
+    let limits = payload_limits((realm >= 0.0).then_some(realm as u32));
+    let payload = walked(walk_payload(
+        message,
+        limits.max_objects as f64,
+        limits.max_bytes as f64,
+        limits.max_depth as f64,
+    ))?;
+    let fields = envelope_of(message, envelope_limits.max_bytes as f64).map_err(|_| {
+        SandboxError::new(
+            crate::error::ErrorCode::Protocol,
+            "the message could not be read",
+        )
+    })?;
+    let envelope = if Array::is_array(&fields) {
+        walked(Ok(fields))?.with_tape(|tape| decode(tape, envelope_limits))?
+    } else {
+        to_graph(&fields, envelope_limits)?
+    };
+    Ok(Message::Split { envelope, payload })
 }
 
 /// Converts a host value to a graph.

@@ -242,6 +242,42 @@ test('options and arguments fail closed with typed errors', async () => {
   assert.equal(r.notString.code, 'SANDBOX_INVALID_OPTIONS');
 });
 
+test('maxInFlight caps calls made in one go, frees a place as each settles, and keeps their order', async () => {
+  const r = await run(async (pkg) => {
+    const pool = new pkg.CompartmentPool({ maxInFlight: 8 });
+    const c = await pkg.Compartment.create({ principal: 'in-flight', pool });
+    const sibling = await pkg.Compartment.create({ principal: 'in-flight', pool });
+    await c.eval('var log = []; function note(i) { log.push(i); return i; }');
+    const outcome = (p) => p.then((v) => v, (e) => e.code);
+    // Twelve in one synchronous go: eight are sent, four refused before anything is sent.
+    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => outcome(c.call('note', i))));
+    const order = await c.eval('log.join()');
+    // Refusals and failures free their places too: an uncloneable argument, a guest throw.
+    const failing = await Promise.all([
+      outcome(c.call('note', () => {})),
+      outcome(c.call('nope')),
+      ...Array.from({ length: 8 }, (_, i) => outcome(c.call('note', 100 + i))),
+    ]);
+    // Eight waiting on the guest: a ninth is refused, a sibling compartment is not.
+    await c.eval('var gate = new Promise((r) => setTimeout(r, 300)); async function wait(i) { await gate; return i; }');
+    const waiting = Array.from({ length: 8 }, (_, i) => outcome(c.call('wait', i)));
+    const ninth = await outcome(c.call('note', 9));
+    const siblingAnswer = await outcome(sibling.eval('1 + 1'));
+    const waited = await Promise.all(waiting);
+    const after = await outcome(c.call('note', 42));
+    pool.close();
+    return { burst, order, failing, ninth, siblingAnswer, waited, after };
+  });
+  const LIMIT = 'SANDBOX_LIMIT_EXCEEDED';
+  assert.deepEqual(r.burst, [0, 1, 2, 3, 4, 5, 6, 7, LIMIT, LIMIT, LIMIT, LIMIT]);
+  assert.equal(r.order, '0,1,2,3,4,5,6,7');
+  assert.deepEqual(r.failing, ['SANDBOX_NOT_CLONEABLE', 'SANDBOX_GUEST_THREW', 100, 101, 102, 103, 104, 105, LIMIT, LIMIT]);
+  assert.equal(r.ninth, LIMIT);
+  assert.equal(r.siblingAnswer, 2);
+  assert.deepEqual(r.waited, [0, 1, 2, 3, 4, 5, 6, 7]);
+  assert.equal(r.after, 42);
+});
+
 test('call and set payloads cross as the sync Realm\'s do: shapes, cycles and types kept, the realm\'s clone limits enforced', async () => {
   const r = await run(async (pkg) => {
     const grab = async (f) => { try { return { value: await f() }; } catch (e) { return { code: e.code, limit: e.limit, path: e.path }; } };

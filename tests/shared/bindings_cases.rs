@@ -254,3 +254,130 @@ fn host_prototype_setters_never_run_when_values_leave() {
         Some(r#"[[],[["trap","frozen","__proto__","plain"],["plain","trap"],["0","1","2","extra"]],[[1,2,3,4],[5,6],["a","b","c",7]],true,3]"#)
     );
 }
+
+/// The compartment worker's host, fed messages as `worker.js` hands them over.
+fn worker_reply(host: &mut isolated_realm::bindings::WorkerHost, message: &str) -> String {
+    let replies = host.handle(js(&format!("({message})")));
+    assert_eq!(replies.length(), 1, "{message}");
+    js_sys::JSON::stringify(&replies.get(0))
+        .expect("stringify")
+        .as_string()
+        .expect("string")
+}
+
+/// A call, card operation or set is read in two parts: its payload walked, the rest (the
+/// envelope) written as a tape in one pass when every field is flat, as the client sends
+/// them, and walked otherwise. Each pair here differs only in the path its envelope takes
+/// (a field made an object, an array or a lone-surrogate string), and must get the same
+/// reply; the rows after them check what each path answers.
+#[wasm_bindgen_test]
+fn worker_messages_answer_alike_on_either_path() {
+    let mut host = isolated_realm::bindings::WorkerHost::new(None, None);
+    let created = worker_reply(&mut host, "{ v: 1, type: 'create', id: 1, realm: 1 }");
+    assert!(created.contains("\"type\":\"result\""), "{created}");
+    let src = "function add(a, b) { return a + b; } globalThis['f\\uFFFD'] = () => 'replaced'; globalThis['f\\uD800\\uDC00'] = () => 'pair'; 0";
+    let evaled = worker_reply(
+        &mut host,
+        &format!("{{ v: 1, type: 'eval', id: 2, realm: 1, source: {src:?} }}"),
+    );
+    assert!(evaled.contains("\"type\":\"result\""), "{evaled}");
+
+    let same = [
+        // A wrong field's error, flat and as an object.
+        (
+            "{ v: 1, type: 'call', id: 3, realm: 1, name: 5, args: [] }",
+            "{ v: 1, type: 'call', id: 3, realm: 1, name: {}, args: [] }",
+        ),
+        (
+            "{ v: 2, type: 'call', id: 4, realm: 1, name: 'add', args: [] }",
+            "{ v: [2], type: 'call', id: 4, realm: 1, name: 'add', args: [] }",
+        ),
+        (
+            "{ v: 1, type: 'call', id: 'x', realm: 1, name: 'add', args: [] }",
+            "{ v: 1, type: 'call', id: ['x'], realm: 1, name: 'add', args: [] }",
+        ),
+        (
+            "{ v: 1, type: 'call', id: 5, realm: -1, name: 'add', args: [1, 2] }",
+            "{ v: 1, type: 'call', id: 5, realm: { n: 1 }, name: 'add', args: [1, 2] }",
+        ),
+        (
+            "{ v: 1, type: 'set', id: 6, realm: 1, name: null, value: 1 }",
+            "{ v: 1, type: 'set', id: 6, realm: 1, name: new Date(0), value: 1 }",
+        ),
+        // An unknown field, and an own `__proto__` (defined, as structured clone gives it).
+        (
+            "{ v: 1, type: 'call', id: 7, realm: 1, name: 'add', args: [], extra: true }",
+            "{ v: 1, type: 'call', id: 7, realm: 1, name: 'add', args: [], extra: {} }",
+        ),
+        (
+            "JSON.parse('{\"v\":1,\"type\":\"call\",\"id\":8,\"realm\":1,\"name\":\"add\",\"args\":[],\"__proto__\":2}')",
+            "JSON.parse('{\"v\":1,\"type\":\"call\",\"id\":8,\"realm\":1,\"name\":\"add\",\"args\":[],\"__proto__\":{}}')",
+        ),
+        // A card operation's module, one (flat) or a list (walked), of a realm with none.
+        (
+            "{ v: 1, type: 'card', id: 9, realm: 1, op: 'render', module: '/cards/a.js', args: [] }",
+            "{ v: 1, type: 'card', id: 9, realm: 1, op: 'render', modules: ['/cards/a.js'], args: [] }",
+        ),
+    ];
+    for (flat, walked) in same {
+        let a = worker_reply(&mut host, flat);
+        let b = worker_reply(&mut host, walked);
+        assert_eq!(a, b, "{flat}\n{walked}");
+        assert!(a.contains("\"type\":\"error\""), "{a}");
+    }
+
+    // What each path answers.
+    let rows = [
+        (
+            "{ v: 1, type: 'call', id: 20, realm: 1, name: 'add', args: [40, 2] }",
+            r#"{"v":1,"type":"result","id":20,"value":42}"#,
+        ),
+        // The top of the id range; -0 is realm 0, which was never created.
+        (
+            "{ v: 1, type: 'call', id: 2 ** 53 - 1, realm: -0, name: 'add', args: ['a', 'b'] }",
+            "SANDBOX_DISPOSED",
+        ),
+        (
+            "{ v: 1, type: 'call', id: 2 ** 53 - 1, realm: 1, name: 'add', args: ['a', 'b'] }",
+            r#"{"v":1,"type":"result","id":9007199254740991,"value":"ab"}"#,
+        ),
+        // A name with a lone surrogate (walked): read as UTF-8, as the sync Realm's `call`
+        // reads it, the surrogate U+FFFD.
+        (
+            "{ v: 1, type: 'call', id: 21, realm: 1, name: 'f\\uD800', args: [] }",
+            r#"{"v":1,"type":"result","id":21,"value":"replaced"}"#,
+        ),
+        (
+            "{ v: 1, type: 'call', id: 22, realm: 1, name: 'f\\uD800\\uDC00', args: [] }",
+            r#"{"v":1,"type":"result","id":22,"value":"pair"}"#,
+        ),
+        (
+            "{ v: 1, type: 'set', id: 23, realm: 1, name: 'x', value: { a: [1] } }",
+            r#"{"v":1,"type":"result","id":23}"#,
+        ),
+        (
+            "{ v: 1, type: 'call', id: 24, realm: 1, name: 'add', args: [true, undefined] }",
+            r#"{"v":1,"type":"result","id":24,"value":null}"#,
+        ),
+        (
+            "{ v: 1, type: 'call', id: 25, realm: 1, name: 'add', args: 'x' }",
+            "SANDBOX_PROTOCOL",
+        ),
+        (
+            "{ v: 1, type: 'call', id: 26, realm: 1, name: 'add' }",
+            "SANDBOX_PROTOCOL",
+        ),
+        (
+            "{ v: 1, type: 'call', id: 27, realm: 2, name: 'add', args: [] }",
+            "SANDBOX_DISPOSED",
+        ),
+    ];
+    for (message, want) in rows {
+        let got = worker_reply(&mut host, message);
+        if want.starts_with('{') {
+            assert_eq!(got, want, "{message}");
+        } else {
+            assert!(got.contains(&format!("\"code\":\"{want}\"")), "{message}: {got}");
+        }
+    }
+}
