@@ -20,7 +20,7 @@ use js_sys::{Array, Float64Array, Uint8Array, Uint16Array};
 use wasm_bindgen::{JsCast, JsValue, prelude::wasm_bindgen};
 
 use crate::clone::host_tape::{HostTape, decode, malformed};
-use crate::error::SandboxError;
+use crate::error::{ErrorCode, SandboxError};
 use crate::value::{CloneLimits, Graph};
 
 #[wasm_bindgen(inline_js = "
@@ -308,11 +308,12 @@ export function walk_value(root, maxObjects, maxBytes, maxDepth) {
   return [ops, strs.length ? strs.join('') : undefined, units, buffers.length ? buffers : undefined];
 }
 // The worker protocol's messages: a call, card operation or set has its payload walked
-// apart from the rest (WorkerHost::split). The key it is under, for a plain object whose
+// apart from the rest (walk_message). The key it is under, for a plain object whose
 // `type` has one and that has it; undefined when the message is decoded whole.
 const PAYLOADS = { __proto__: null, call: 'args', card: 'args', set: 'value' };
+const plain = (m) => typeof m === 'object' && m !== null && !Array.isArray(m) && Object.getPrototypeOf(m) === Object.prototype;
 function payload_key(m) {
-  if (typeof m !== 'object' || m === null || Array.isArray(m) || Object.getPrototypeOf(m) !== Object.prototype) return undefined;
+  if (!plain(m)) return undefined;
   const type = m.type;
   const key = typeof type === 'string' ? PAYLOADS[type] : undefined;
   return key !== undefined && key in m ? key : undefined;
@@ -327,21 +328,23 @@ export function message_realm(m) {
 export function walk_payload(m, maxObjects, maxBytes, maxDepth) {
   return walk_value(m[payload_key(m)], maxObjects, maxBytes, maxDepth);
 }
-// The fields besides the payload. When every one is a number, a well-formed string, a
-// boolean, null or undefined (all the client sends), walk_value's tape of them as one plain
-// object, written here in one pass; otherwise a plain copy of them, for the caller to walk.
+// A plain-object message's fields besides its payload, when every one is a number, a
+// well-formed string, a boolean, null or undefined (all the client sends, but an eval's or
+// a create's options): walk_value's tape of them as one plain object, written in one pass.
+// Undefined otherwise, for the general walk.
 // Its tape is read (copied into wasm) before anything can write it again.
-let envelopeOps = new Float64Array(64);
-export function envelope_of(m, maxBytes) {
+let flatOps = new Float64Array(64);
+export function flat_tape(m, maxBytes) {
+  if (!plain(m)) return undefined;
   const key = payload_key(m);
   const names = Object.keys(m);
-  if (envelopeOps.length < 3 + 4 * names.length) envelopeOps = new Float64Array(3 + 4 * names.length);
-  const ops = envelopeOps, strs = [];
+  if (flatOps.length < 3 + 4 * names.length) flatOps = new Float64Array(3 + 4 * names.length);
+  const ops = flatOps, strs = [];
   let n = 3, count = 0, bytes = 8;
   for (const name of names) {
     if (name === key) continue;
     const v = m[name], t = typeof v;
-    if (!name.isWellFormed()) return copy_without(m, key);
+    if (!name.isWellFormed()) return undefined;
     ops[n++] = -1; ops[n++] = name.length; strs.push(name);
     bytes += name.length + 8;
     if (t === 'number') { ops[n++] = 4; ops[n++] = v; }
@@ -349,16 +352,18 @@ export function envelope_of(m, maxBytes) {
     else if (t === 'boolean') ops[n++] = v ? 3 : 2;
     else if (v === undefined) ops[n++] = 0;
     else if (v === null) ops[n++] = 1;
-    else return copy_without(m, key);
+    else return undefined;
     count++;
   }
   // walk_value stops at its cap: the general walk writes that stop.
-  if (bytes > maxBytes) return copy_without(m, key);
+  if (bytes > maxBytes) return undefined;
   ops[0] = 8; ops[1] = 0; ops[2] = count;
   return [ops.subarray(0, n), strs.join('')];
 }
-// Defined, not assigned: an own `__proto__` stays a field (and is refused).
-function copy_without(m, key) {
+// A split message's fields besides its payload, for the general walk. Defined, not
+// assigned: an own `__proto__` stays a field (and is refused).
+export function envelope_copy(m) {
+  const key = payload_key(m);
   return Object.fromEntries(Object.entries(m).filter(([k]) => k !== key));
 }
 ")]
@@ -382,7 +387,10 @@ extern "C" {
     ) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(catch)]
-    fn envelope_of(message: &JsValue, max_bytes: f64) -> Result<JsValue, JsValue>;
+    fn flat_tape(message: &JsValue, max_bytes: f64) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch)]
+    fn envelope_copy(message: &JsValue) -> Result<JsValue, JsValue>;
 }
 
 /// A host value, walked: what the core decodes (see [`HostTape`]).
@@ -463,8 +471,9 @@ pub enum Message {
 }
 
 /// Walks a protocol message; a payload under the limits `payload_limits` gives for the realm
-/// the message names (`None` when it names none). An envelope of flat fields (every one the
-/// client sends) is written as a tape in one pass, not walked (`envelope_of`).
+/// the message names (`None` when it names none). Fields that are all flat (every message the
+/// client sends, but an eval's or a create's options) are written as a tape in one pass, not
+/// walked (`flat_tape`).
 ///
 /// # Errors
 /// As [`to_graph`]; `SANDBOX_PROTOCOL` when the message's fields cannot be read.
@@ -472,28 +481,34 @@ pub fn walk_message(
     message: &JsValue,
     payload_limits: impl FnOnce(Option<u32>) -> CloneLimits,
 ) -> Result<Message, SandboxError> {
-    let envelope_limits = CloneLimits::default();
+    let limits = CloneLimits::default();
+    let unreadable = |_| SandboxError::new(ErrorCode::Protocol, "the message could not be read");
+    let flat = |message: &JsValue| -> Result<Option<Graph>, SandboxError> {
+        let tape = flat_tape(message, limits.max_bytes as f64).map_err(unreadable)?;
+        if tape.is_undefined() {
+            return Ok(None);
+        }
+        walked(Ok(tape))?
+            .with_tape(|tape| decode(tape, limits))
+            .map(Some)
+    };
     let realm = message_realm(message);
     if realm == -2.0 {
-        return Ok(Message::Whole(to_graph(message, envelope_limits)?));
+        return Ok(Message::Whole(match flat(message)? {
+            Some(graph) => graph,
+            None => to_graph(message, limits)?,
+        }));
     }
-    let limits = payload_limits((realm >= 0.0).then_some(realm as u32));
+    let payload_limits = payload_limits((realm >= 0.0).then_some(realm as u32));
     let payload = walked(walk_payload(
         message,
-        limits.max_objects as f64,
-        limits.max_bytes as f64,
-        limits.max_depth as f64,
+        payload_limits.max_objects as f64,
+        payload_limits.max_bytes as f64,
+        payload_limits.max_depth as f64,
     ))?;
-    let fields = envelope_of(message, envelope_limits.max_bytes as f64).map_err(|_| {
-        SandboxError::new(
-            crate::error::ErrorCode::Protocol,
-            "the message could not be read",
-        )
-    })?;
-    let envelope = if Array::is_array(&fields) {
-        walked(Ok(fields))?.with_tape(|tape| decode(tape, envelope_limits))?
-    } else {
-        to_graph(&fields, envelope_limits)?
+    let envelope = match flat(message)? {
+        Some(graph) => graph,
+        None => to_graph(&envelope_copy(message).map_err(unreadable)?, limits)?,
     };
     Ok(Message::Split { envelope, payload })
 }

@@ -265,11 +265,11 @@ fn worker_reply(host: &mut isolated_realm::bindings::WorkerHost, message: &str) 
         .expect("string")
 }
 
-/// A call, card operation or set is read in two parts: its payload walked, the rest (the
-/// envelope) written as a tape in one pass when every field is flat, as the client sends
-/// them, and walked otherwise. Each pair here differs only in the path its envelope takes
-/// (a field made an object, an array or a lone-surrogate string), and must get the same
-/// reply; the rows after them check what each path answers.
+/// A message's fields are written as a tape in one pass when every one is flat, as the
+/// client sends them (a call's, card operation's or set's payload is walked apart), and
+/// walked otherwise. Each pair here differs only in the path its fields take (one made an
+/// object or an array), and must get the same reply; the rows after them check what each
+/// path answers (a lone surrogate is walked).
 #[wasm_bindgen_test]
 fn worker_messages_answer_alike_on_either_path() {
     let mut host = isolated_realm::bindings::WorkerHost::new(None, None);
@@ -312,6 +312,15 @@ fn worker_messages_answer_alike_on_either_path() {
         (
             "JSON.parse('{\"v\":1,\"type\":\"call\",\"id\":8,\"realm\":1,\"name\":\"add\",\"args\":[],\"__proto__\":2}')",
             "JSON.parse('{\"v\":1,\"type\":\"call\",\"id\":8,\"realm\":1,\"name\":\"add\",\"args\":[],\"__proto__\":{}}')",
+        ),
+        // Messages without a payload are read the same way: an eval's source, a create's realm.
+        (
+            "{ v: 1, type: 'eval', id: 10, realm: 1, source: 5 }",
+            "{ v: 1, type: 'eval', id: 10, realm: 1, source: { s: '5' } }",
+        ),
+        (
+            "{ v: 1, type: 'create', id: 11, realm: 'two' }",
+            "{ v: 1, type: 'create', id: 11, realm: ['two'] }",
         ),
         // A card operation's module, one (flat) or a list (walked), of a realm with none.
         (
@@ -369,6 +378,34 @@ fn worker_messages_answer_alike_on_either_path() {
         ),
         (
             "{ v: 1, type: 'call', id: 27, realm: 2, name: 'add', args: [] }",
+            "SANDBOX_DISPOSED",
+        ),
+        (
+            "{ v: 1, type: 'eval', id: 28, realm: 1, source: '40 + 2' }",
+            r#"{"v":1,"type":"result","id":28,"value":42}"#,
+        ),
+        (
+            "{ v: 1, type: 'eval', id: 29, realm: 1, source: '40 + 2', options: {} }",
+            r#"{"v":1,"type":"result","id":29,"value":42}"#,
+        ),
+        (
+            "{ v: 1, type: 'eval', id: 30, realm: 1, source: \"'\\uD800'.length\" }",
+            r#"{"v":1,"type":"result","id":30,"value":1}"#,
+        ),
+        (
+            "{ v: 1, type: 'create', id: 31, realm: 3 }",
+            r#"{"v":1,"type":"result","id":31}"#,
+        ),
+        (
+            "{ v: 1, type: 'create', id: 32, realm: 4, options: { limits: { timeoutMs: 50 } } }",
+            r#"{"v":1,"type":"result","id":32}"#,
+        ),
+        (
+            "{ v: 1, type: 'dispose', id: 33, realm: 3 }",
+            r#"{"v":1,"type":"result","id":33}"#,
+        ),
+        (
+            "{ v: 1, type: 'eval', id: 34, realm: 3, source: '1' }",
             "SANDBOX_DISPOSED",
         ),
     ];
