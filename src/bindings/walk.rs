@@ -376,7 +376,8 @@ extern "C" {
         max_depth: f64,
     ) -> Result<JsValue, JsValue>;
 
-    fn message_realm(message: &JsValue) -> f64;
+    #[wasm_bindgen(catch)]
+    fn message_realm(message: &JsValue) -> Result<f64, JsValue>;
 
     #[wasm_bindgen(catch)]
     fn walk_payload(
@@ -492,7 +493,7 @@ pub fn walk_message(
             .with_tape(|tape| decode(tape, limits))
             .map(Some)
     };
-    let realm = message_realm(message);
+    let realm = message_realm(message).map_err(unreadable)?;
     if realm == -2.0 {
         return Ok(Message::Whole(match flat(message)? {
             Some(graph) => graph,

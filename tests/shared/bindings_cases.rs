@@ -418,3 +418,25 @@ fn worker_messages_answer_alike_on_either_path() {
         }
     }
 }
+
+/// A message that throws when read is refused with `SANDBOX_PROTOCOL`, not thrown through
+/// the wasm (which would end the worker). Only a caller other than `worker.js` could pass
+/// one: a structured clone has no getters or traps.
+#[wasm_bindgen_test]
+fn worker_messages_that_throw_when_read_are_refused() {
+    let mut host = isolated_realm::bindings::WorkerHost::new(None, None);
+    let created = worker_reply(&mut host, "{ v: 1, type: 'create', id: 1, realm: 1 }");
+    assert!(created.contains("\"type\":\"result\""), "{created}");
+    for message in [
+        "new Proxy({}, { getPrototypeOf() { throw new Error('trap'); } })",
+        "{ v: 1, get type() { throw new Error('getter'); }, id: 2, realm: 1 }",
+        "{ v: 1, type: 'call', id: 3, realm: 1, name: 'f', get args() { throw new Error('getter'); } }",
+        "{ v: 1, type: 'call', id: 4, realm: 1, args: [], get name() { throw new Error('getter'); } }",
+        "{ v: 1, type: 'eval', id: 5, realm: 1, get source() { throw new Error('getter'); } }",
+    ] {
+        let reply = worker_reply(&mut host, message);
+        assert!(reply.contains("\"code\":\"SANDBOX_PROTOCOL\""), "{message}: {reply}");
+    }
+    let after = worker_reply(&mut host, "{ v: 1, type: 'eval', id: 6, realm: 1, source: '6 * 7' }");
+    assert_eq!(after, r#"{"v":1,"type":"result","id":6,"value":42}"#);
+}
