@@ -331,8 +331,8 @@ export function walk_payload(m, maxObjects, maxBytes, maxDepth) {
 // A plain-object message's fields besides its payload, when every one is a number, a
 // well-formed string, a boolean, null or undefined (all the client sends, but an eval's or
 // a create's options): walk_value's tape of them as one plain object, written in one pass.
-// Undefined otherwise, for the general walk.
-// Its tape is read (copied into wasm) before anything can write it again.
+// Undefined otherwise, for the general walk. The tape is copied into wasm before anything
+// can write it again.
 let flatOps = new Float64Array(64);
 export function flat_tape(m, maxBytes) {
   if (!plain(m)) return undefined;
@@ -435,12 +435,16 @@ pub fn walk(value: &JsValue, limits: CloneLimits) -> Result<Walked, SandboxError
     ))
 }
 
-/// What `walk_value` returned: the bare tape, or the tape with its text and buffers.
+/// What `walk_value` returned.
 fn walked(result: Result<JsValue, JsValue>) -> Result<Walked, SandboxError> {
     // Something the walk touched threw outside a getter (a throwing `constructor` or
     // `getTime`, say): refused, like any value that cannot be described.
-    let walked = result.map_err(|_| malformed())?;
-    Ok(match walked.dyn_into::<Array>() {
+    result.map(tape_parts).map_err(|_| malformed())
+}
+
+/// A tape as `walk_value` writes it: the bare tape, or the tape with its text and buffers.
+fn tape_parts(walked: JsValue) -> Walked {
+    match walked.dyn_into::<Array>() {
         Ok(parts) => {
             let wide = parts.get(2);
             let wide = if wide.is_undefined() {
@@ -461,7 +465,7 @@ fn walked(result: Result<JsValue, JsValue>) -> Result<Walked, SandboxError> {
             wide: Vec::new(),
             buffers: JsValue::UNDEFINED,
         },
-    })
+    }
 }
 
 /// A worker protocol message, walked: whole, or (a call, card operation or set) its
@@ -489,7 +493,7 @@ pub fn walk_message(
         if tape.is_undefined() {
             return Ok(None);
         }
-        walked(Ok(tape))?
+        tape_parts(tape)
             .with_tape(|tape| decode(tape, limits))
             .map(Some)
     };
