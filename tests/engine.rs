@@ -1157,3 +1157,111 @@ fn error_messages_name_what_failed() {
         assert_eq!((at.line, at.column), (line, column), "{source}");
     }
 }
+
+/// `Error.prototype.stack` reads the same as before patch 58, which takes a bytecode
+/// function's entry off its call frame instead of a shadow stack pushed on every call: names,
+/// natives in place between the frames, and each frame's line and column. The answers are
+/// Boa's own (its stack format, not V8's), taken before the patch.
+const STACKS: &[(&str, &str, &str)] = &[
+    (
+        "a throw three calls deep",
+        "function a() { return b() } function b() { return c() } function c() { throw new Error('x') } try { a() } catch (e) { e.stack }",
+        "    at c (<eval>:1:78)\n    at b (<eval>:1:52)\n    at a (<eval>:1:24)\n    at <main> (<eval>:1:102)\n",
+    ),
+    (
+        "an error made but not thrown",
+        "function mk() { return new Error('made') } function outer() { return mk() } outer().stack",
+        "    at mk (<eval>:1:24)\n    at outer (<eval>:1:72)\n    at <main> (<eval>:1:82)\n",
+    ),
+    (
+        "a callback of a native (map) that throws",
+        "function cb(x) { if (x === 2) throw new TypeError('two'); return x } function run() { return [1, 2, 3].map(cb) } try { run() } catch (e) { e.stack }",
+        "    at cb (<eval>:1:37)\n    at map (native)\n    at run (<eval>:1:107)\n    at <main> (<eval>:1:123)\n",
+    ),
+    (
+        "a native that throws (calling undefined)",
+        "function f() { const o = {}; return o.missing() } function g() { return f() } try { g() } catch (e) { e.stack }",
+        "    at f (<eval>:1:46)\n    at g (<eval>:1:74)\n    at <main> (<eval>:1:86)\n",
+    ),
+    (
+        "a native that throws from inside a native callback",
+        "function f() { return [1].map(function inner() { return null.x }) } try { f() } catch (e) { e.stack }",
+        "    at inner (<eval>:1:62)\n    at map (native)\n    at f (<eval>:1:30)\n    at <main> (<eval>:1:76)\n",
+    ),
+    (
+        "a sort comparator that throws on its tenth call",
+        "let n = 0; function cmp(a, b) { if (++n === 10) throw new RangeError('ten'); return a - b } function s() { return [5, 4, 3, 2, 1, 9, 8, 7, 6].sort(cmp) } try { s() } catch (e) { e.stack }",
+        "    at cmp (<eval>:1:55)\n    at sort (native)\n    at s (<eval>:1:147)\n    at <main> (<eval>:1:162)\n",
+    ),
+    (
+        "a getter that throws, read by a function",
+        "const o = { get p() { throw new Error('getter') } }; function read(x) { return x.p } try { read(o) } catch (e) { e.stack }",
+        "    at get p (<eval>:1:29)\n    at read (<eval>:1:82)\n    at <main> (<eval>:1:96)\n",
+    ),
+    (
+        "a generator that throws on its second next",
+        "function* gen() { yield 1; throw new Error('gen') } function drive() { const it = gen(); it.next(); return it.next() } try { drive() } catch (e) { e.stack }",
+        "    at gen (<eval>:1:34)\n    at next (native)\n    at drive (<eval>:1:115)\n    at <main> (<eval>:1:131)\n",
+    ),
+    (
+        "a caught error rethrown from another function",
+        "function inner() { throw new Error('in') } function middle() { try { inner() } catch (e) { throw e } } function top() { return middle() } try { top() } catch (e) { e.stack }",
+        "    at inner (<eval>:1:26)\n    at middle (<eval>:1:75)\n    at top (<eval>:1:134)\n    at <main> (<eval>:1:148)\n",
+    ),
+    (
+        "an error made after a call returned",
+        "function noop() { return 1 } function later() { noop(); noop(); return new Error('after') } later().stack",
+        "    at later (<eval>:1:72)\n    at <main> (<eval>:1:98)\n",
+    ),
+    (
+        "Error called without new, via apply",
+        "function viaApply() { return Error.apply(null, ['applied']) } viaApply().stack",
+        "    at apply (native)\n    at viaApply (<eval>:1:41)\n    at <main> (<eval>:1:71)\n",
+    ),
+    (
+        "Reflect.construct of Error from nested functions",
+        "function rc() { return Reflect.construct(Error, ['rc']) } function wrap() { return rc() } wrap().stack",
+        "    at construct (native)\n    at rc (<eval>:1:41)\n    at wrap (<eval>:1:86)\n    at <main> (<eval>:1:95)\n",
+    ),
+    (
+        "a constructor that throws",
+        "class K { constructor() { throw new SyntaxError('ctor') } } function make() { return new K() } try { make() } catch (e) { e.stack }",
+        "    at K (<eval>:1:33)\n    at make (<eval>:1:86)\n    at <main> (<eval>:1:106)\n",
+    ),
+    (
+        "recursion that throws at depth 5",
+        "function r(n) { if (n === 0) throw new Error('deep'); return r(n - 1) } try { r(5) } catch (e) { e.stack }",
+        "    at r (<eval>:1:36)\n    at r (<eval>:1:63)\n    at r (<eval>:1:63)\n    at r (<eval>:1:63)\n    at r (<eval>:1:63)\n    at r (<eval>:1:63)\n    at <main> (<eval>:1:80)\n",
+    ),
+    (
+        "a toString called by String() that throws",
+        "const t = { toString() { throw new Error('ts') } }; function conv() { return String(t) } try { conv() } catch (e) { e.stack }",
+        "    at toString (<eval>:1:32)\n    at  (native)\n    at conv (<eval>:1:84)\n    at <main> (<eval>:1:100)\n",
+    ),
+    (
+        "a forEach in a forEach whose inner callback makes an error",
+        "let s; function outer() { [1].forEach(function a() { [2].forEach(function b() { s = new Error('nested').stack }) }) } outer(); s",
+        "    at b (<eval>:1:85)\n    at forEach (native)\n    at a (<eval>:1:65)\n    at forEach (native)\n    at outer (<eval>:1:38)\n    at <main> (<eval>:1:124)\n",
+    ),
+    (
+        "a JSON.parse reviver that throws",
+        "function rev(k, v) { if (k === 'b') throw new Error('reviver'); return v } function parse() { return JSON.parse('{\"a\":1,\"b\":2}', rev) } try { parse() } catch (e) { e.stack }",
+        "    at rev (<eval>:1:43)\n    at parse (native)\n    at parse (native)\n    at parse (<eval>:1:112)\n    at <main> (<eval>:1:148)\n",
+    ),
+    (
+        "a direct eval the realm refuses, inside a function",
+        "function viaEval() { return eval('(function ev() { throw new Error(\"ev\") })')() } try { viaEval() } catch (e) { e.stack }",
+        "    at viaEval (<eval>:1:33)\n    at <main> (<eval>:1:96)\n",
+    ),
+];
+
+#[wasm_bindgen_test(unsupported = test)]
+fn error_stacks_read_as_before() {
+    for (name, src, want) in STACKS {
+        let mut r = Realm::new(RealmOptions::default(), None).unwrap();
+        let got = r
+            .eval(src, &EvalOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(got.root, Value::str(want), "{name}");
+    }
+}
