@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Lays out the Boa 0.22.0 crates we patch (boa_engine, boa_gc, boa_parser, boa_string) from
-# crates.io under .patched/ and applies our own patches/<crate>-*.patch to each. Cargo.toml's
-# [patch.crates-io] points there. Idempotent: a stamp per crate records which patch set
-# its tree was built from.
+# Lays out the crates we patch (Boa 0.22.0's boa_engine, boa_gc, boa_parser, boa_string, and
+# its regex engine, regress 0.12.0) from crates.io under .patched/ and applies our own
+# patches/<crate>-*.patch to each. Cargo.toml's [patch.crates-io] points there. Idempotent: a
+# stamp per crate records which patch set its tree was built from.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo_home=${CARGO_HOME:-$HOME/.cargo}
 fetched=
-for name in boa_engine boa_gc boa_parser boa_string; do
-  crate=$name-0.22.0
+for crate in boa_engine-0.22.0 boa_gc-0.22.0 boa_parser-0.22.0 boa_string-0.22.0 regress-0.12.0; do
+  name=${crate%-*}
   dest=.patched/$crate
   stamp_want=$(cat patches/"$name"-*.patch | sha256sum | cut -d' ' -f1)
   if [ -f "$dest/.stamp" ] && [ "$(cat "$dest/.stamp")" = "$stamp_want" ]; then

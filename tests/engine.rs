@@ -1059,6 +1059,12 @@ fn answers_as_v8(cases: &[(&str, &str)]) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Searching for where a regex match can start (regress-01) leaves every answer as V8's.
+#[wasm_bindgen_test(unsupported = test)]
+fn regex_start_search_answers_as_v8() {
+    answers_as_v8(REGEX_START_CASES);
+}
+
 /// Reads of locals compiled in place (patch 15) leave every answer as V8 gives it.
 #[wasm_bindgen_test(unsupported = test)]
 fn locals_read_in_place_answer_as_v8() {
