@@ -1059,6 +1059,12 @@ fn answers_as_v8(cases: &[(&str, &str)]) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Own data properties read without a descriptor (patch 60) leave every answer as V8's.
+#[wasm_bindgen_test(unsupported = test)]
+fn own_property_reads_answer_as_v8() {
+    answers_as_v8(OWN_GET_CASES);
+}
+
 /// Searching for where a regex match can start (regress-01) leaves every answer as V8's.
 #[wasm_bindgen_test(unsupported = test)]
 fn regex_start_search_answers_as_v8() {

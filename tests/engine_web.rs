@@ -69,7 +69,7 @@ fn json_agrees_with_the_browser() {
 }
 
 /// The answers tests/engine.rs requires for locals read in place, for `using` as a name and
-/// for the fast paths of patches 19-21, 24, 27, 29 and 30 and for regex start searches
+/// for the fast paths of patches 19-21, 24, 27, 29, 30 and 60 and for regex start searches
 /// (regress-01) are still V8's own.
 #[wasm_bindgen_test]
 fn locals_and_using_cases_are_v8s() {
@@ -81,6 +81,7 @@ fn locals_and_using_cases_are_v8s() {
         .chain(INLINE_CACHE_CASES)
         .chain(DISPATCH_CASES)
         .chain(REGEX_START_CASES)
+        .chain(OWN_GET_CASES)
     {
         // In a `Function` body: sloppy, as a guest script is (`js_sys::eval` runs in the
         // glue module's strict code, and some cases need sloppy mode).
