@@ -24,7 +24,9 @@ done
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="${remap# }"
 cargo build --release --target wasm32-unknown-unknown --features speed
 # The same crate optimised for size (Cargo.toml's release-small profile), shipped beside it.
-cargo build --profile release-small --target wasm32-unknown-unknown
+# `speed` too: 4 KB more gzipped, still under 1.5 MB, and guest code 5-16 % faster (README,
+# "Build profile").
+cargo build --profile release-small --target wasm32-unknown-unknown --features speed
 rm -rf pkg && mkdir -p pkg
 wasm-bindgen --target web --experimental-reset-state-function --out-dir pkg \
   "$target_dir/wasm32-unknown-unknown/release/isolated_realm.wasm"

@@ -17,8 +17,8 @@ prune() {
 }
 echo "== disk free before the builds: $(disk_free)"
 echo "== native (cargo test --features speed)"
-# With the default wasm's Boa features (inlined frames, direct calls). `wasm-pack test`
-# below runs the engine without them, so each build's code paths run in one tier or another.
+# With the package wasm's Boa features (inlined frames, direct calls). `wasm-pack test`
+# below runs the engine without them, so both sides of each feature run in one tier or another.
 cargo test --features speed
 prune debug
 echo "== native, release: scaling of string and regex builtins (timing needs an optimised build)"

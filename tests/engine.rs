@@ -1065,6 +1065,13 @@ fn own_property_reads_answer_as_v8() {
     answers_as_v8(OWN_GET_CASES);
 }
 
+/// Arrays made without calling `%Array%` (patch 61) answer as V8's, with every read of
+/// `constructor` and `Symbol.species` kept.
+#[wasm_bindgen_test(unsupported = test)]
+fn species_arrays_answer_as_v8() {
+    answers_as_v8(SPECIES_CASES);
+}
+
 /// Searching for where a regex match can start (regress-01) leaves every answer as V8's.
 #[wasm_bindgen_test(unsupported = test)]
 fn regex_start_search_answers_as_v8() {

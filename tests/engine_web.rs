@@ -82,6 +82,7 @@ fn locals_and_using_cases_are_v8s() {
         .chain(DISPATCH_CASES)
         .chain(REGEX_START_CASES)
         .chain(OWN_GET_CASES)
+        .chain(SPECIES_CASES)
     {
         // In a `Function` body: sloppy, as a guest script is (`js_sys::eval` runs in the
         // glue module's strict code, and some cases need sloppy mode).

@@ -395,6 +395,97 @@ const REGEX_START_CASES: &[(&str, &str)] = &[
 
 ];
 
+/// Patch 61 makes the array directly where `Construct(C, « length »)` would call this
+/// realm's `%Array%` (`ArraySpeciesCreate`, `Array.from`, `Array.of`). Each case, with V8's
+/// answer, constructs through a path that could differ: subclasses, a `constructor` or
+/// `Symbol.species` redefined (their reads still observable), a species that is not
+/// `%Array%`, null, not a constructor or a plain function, `from` and `of` called on other
+/// `this` values, proxies, and lengths past 2^32 - 1. tests/engine.rs requires our realm to
+/// give exactly them, and tests/engine_web.rs that V8 still does.
+#[allow(dead_code)]
+const SPECIES_CASES: &[(&str, &str)] = &[
+    (
+        "[1, 2, 3].map((x) => x * 2)",
+        "[2,4,6]",
+    ),
+    (
+        "(() => { const a = [1, 2, 3].filter((x) => x > 1); return [Array.isArray(a), Object.getPrototypeOf(a) === Array.prototype, a.constructor === Array, a] })()",
+        "[true,true,true,[2,3]]",
+    ),
+    (
+        "(() => { class MyArr extends Array {} const m = MyArr.from([1, 2, 3]); const r = m.map((x) => x + 1); return [r instanceof MyArr, r.constructor.name, r.length, [...r], MyArr.of(7, 8) instanceof MyArr, m.slice(1) instanceof MyArr] })()",
+        "[true,\"MyArr\",3,[2,3,4],true,true]",
+    ),
+    (
+        "(() => { let gets = 0; const a = [1, 2]; Object.defineProperty(a, 'constructor', { get() { gets++; return Array } }); const r = a.map((x) => x); return [gets, r, r instanceof Array] })()",
+        "[1,[1,2],true]",
+    ),
+    (
+        "(() => { let calls = 0; const d = Object.getOwnPropertyDescriptor(Array, Symbol.species); Object.defineProperty(Array, Symbol.species, { get() { calls++; return d.get.call(this) }, configurable: true }); try { const r = [1, 2, 3].map((x) => x).concat([4]).slice(1).splice(0, 1); return [calls, r] } finally { Object.defineProperty(Array, Symbol.species, d) } })()",
+        "[4,[2]]",
+    ),
+    (
+        "(() => { const d = Object.getOwnPropertyDescriptor(Array, Symbol.species); function Box(n) { this.made = n } Object.defineProperty(Array, Symbol.species, { get() { return Box }, configurable: true }); try { const r = [1, 2].map((x) => x * 3); return [r instanceof Box, r.made, r[0], r[1], r.length] } finally { Object.defineProperty(Array, Symbol.species, d) } })()",
+        "[true,2,3,6,null]",
+    ),
+    (
+        "(() => { const a = [1, 2, 3]; a.constructor = { [Symbol.species]: null }; const b = [4]; b.constructor = undefined; return [a.map((x) => x).constructor === Array, b.filter(() => true).constructor === Array] })()",
+        "[true,true]",
+    ),
+    (
+        "(() => { const a = [1]; a.constructor = { [Symbol.species]: 5 }; try { a.map((x) => x); return 'no error' } catch (e) { return e.constructor.name } })()",
+        "\"TypeError\"",
+    ),
+    (
+        "(() => { const a = [1]; a.constructor = 5; try { a.map((x) => x); return 'no error' } catch (e) { return e.constructor.name } })()",
+        "\"TypeError\"",
+    ),
+    (
+        "(() => { const r = [Array.from('abc'), Array.from({ length: 3 }, (_, i) => i * i), Array.of(), Array.of(5), Array.of(1, 2, 3), Array.from(new Set([3, 1, 3])), Array.from([])]; return [r, r.every((x) => Object.getPrototypeOf(x) === Array.prototype)] })()",
+        "[[[\"a\",\"b\",\"c\"],[0,1,4],[],[5],[1,2,3],[3,1],[]],true]",
+    ),
+    (
+        "(() => { function C(n) { this.args = arguments.length; this.n = n } const f = Array.from.call(C, { length: 2, 0: 'a', 1: 'b' }); const g = Array.from.call(C, new Set(['x'])); const o = Array.of.call(C, 1, 2, 3); return [f instanceof C, f.args, f.n, f.length, f[1], g.args, g.n, g.length, o.n, o.length, o[2]] })()",
+        "[true,1,2,2,\"b\",0,null,1,3,3,3]",
+    ),
+    (
+        "(() => { const plain = Array.from.call(undefined, [1, 2]); const notCtor = Array.of.call(Math.max, 3); return [Array.isArray(plain), plain, Array.isArray(notCtor), notCtor] })()",
+        "[true,[1,2],true,[3]]",
+    ),
+    (
+        "(() => { try { Array.from({ length: 2 ** 32 }); return 'no error' } catch (e) { return e.constructor.name } })()",
+        "\"RangeError\"",
+    ),
+    (
+        "(() => { try { Array.prototype.map.call([], (x) => x); const a = []; a.length = 3; return [a.map((x) => x).length, 0 in a.map((x) => x)] } catch (e) { return e.constructor.name } })()",
+        "[3,false]",
+    ),
+    (
+        "(() => { const a = [1, 2, 3, 4, 5]; return [a.slice(1, 3), a.filter((x) => x % 2), a.flatMap((x) => [x, x]).length, a.splice(1, 2), a, [[1, [2]], 3].flat(2)] })()",
+        "[[2,3],[1,3,5],10,[2,3],[1,4,5],[1,2,3]]",
+    ),
+    (
+        "(() => { const a = [1, 2]; Object.setPrototypeOf(a, null); try { return Array.prototype.map.call(a, (x) => x + 1) } catch (e) { return e.constructor.name } })()",
+        "[2,3]",
+    ),
+    (
+        "(() => { const saved = Array.prototype.constructor; function Other(n) { return ['other', n] } Array.prototype.constructor = Other; Other[Symbol.species] = Other; try { return [[1, 2].map((x) => x), Array.from([1]).length] } finally { Array.prototype.constructor = saved } })()",
+        "[[1,2],1]",
+    ),
+    (
+        "(() => { const r = Array.from({ length: 3 }); r.push(1); return [r.length, r, Array.of.apply(null, [1, 2]), Array.from.apply(Array, [[1, 2]])] })()",
+        "[4,[null,null,null,1],[1,2],[1,2]]",
+    ),
+    (
+        "(() => { const p = new Proxy([], { get: (t, k) => (k === 'length' ? 2 ** 32 : t[k]) }); try { Array.prototype.map.call(p, (x) => x); return 'no error' } catch (e) { return e.constructor.name } })()",
+        "\"RangeError\"",
+    ),
+    (
+        "(() => { const p = new Proxy([1, 2], {}); const r = Array.prototype.map.call(p, (x) => x * 10); return [Array.isArray(r), Object.getPrototypeOf(r) === Array.prototype, r] })()",
+        "[true,true,[10,20]]",
+    ),
+];
+
 /// Patch 60 reads an ordinary object's own data property for `[[Get]]` straight from its
 /// storage, without a descriptor, and records the slot inline caches are filled from. Each
 /// case, with V8's answer, reads where that could differ: accessors own and inherited, a
