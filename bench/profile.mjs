@@ -15,6 +15,8 @@
 // takes minutes, later ones only what changed) with the same wasm-opt flags as the package.
 // Its wasm-bindgen glue can differ from the shipped one (a wasm with a name section gets
 // multi-value returns), so it ships with its own glue. PROFILE_SKIP_BUILD=1 reuses the last.
+// PROFILE_WASM=small profiles the small build instead (its profile, no wasm-opt, as shipped),
+// from target/profile-small/.
 import { createServer } from 'node:http';
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +27,13 @@ import { createRequire } from 'node:module';
 import { workloadModule, workloadSource } from './server.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
-const target = join(root, 'target', 'profile');
+const SMALL = process.env.PROFILE_WASM === 'small';
+if (process.env.PROFILE_WASM && !SMALL) {
+  console.error(`PROFILE_WASM must be small or unset, not ${process.env.PROFILE_WASM}`);
+  process.exit(1);
+}
+const target = join(root, 'target', SMALL ? 'profile-small' : 'profile');
+const cargoProfile = SMALL ? 'release-small' : 'release';
 const named = join(target, 'pkg');
 const WORKLOADS = ['boundary', 'boundary-1k', 'fib', 'card', 'churn', 'json', 'text', 'calls', 'worker-calls'];
 const wanted = process.argv.slice(2);
@@ -44,17 +52,22 @@ function build() {
   // scripts/setup.sh installs cargo and wasm-bindgen under ~/.cargo/bin.
   const path = `${join(homedir(), '.cargo', 'bin')}:${process.env.PATH}`;
   const run = (cmd, args, env = {}) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, PATH: path, ...env } });
-  run('cargo', ['build', '--release', '--target', 'wasm32-unknown-unknown', '--features', 'speed'],
-    { CARGO_TARGET_DIR: target, CARGO_PROFILE_RELEASE_STRIP: 'false' });
+  run('cargo', ['build', '--profile', cargoProfile, '--target', 'wasm32-unknown-unknown', '--features', 'speed'],
+    { CARGO_TARGET_DIR: target, [`CARGO_PROFILE_${cargoProfile.toUpperCase().replace('-', '_')}_STRIP`]: 'false' });
   const bindgen = join(target, 'bindgen');
   rmSync(bindgen, { recursive: true, force: true });
   run('wasm-bindgen', ['--target', 'web', '--experimental-reset-state-function', '--out-dir', bindgen,
-    join(target, 'wasm32-unknown-unknown', 'release', 'isolated_realm.wasm')]);
+    join(target, 'wasm32-unknown-unknown', cargoProfile, 'isolated_realm.wasm')]);
   rmSync(named, { recursive: true, force: true });
   cpSync(join(root, 'pkg'), named, { recursive: true });
   cpSync(join(bindgen, 'isolated_realm.js'), join(named, 'isolated_realm.js'));
   cpSync(join(bindgen, 'snippets'), join(named, 'snippets'), { recursive: true });
-  // The package's flags (scripts/build-pkg.sh), keeping the name section.
+  // The package's flags (scripts/build-pkg.sh), keeping the name section; the small build
+  // ships without wasm-opt.
+  if (SMALL) {
+    cpSync(join(bindgen, 'isolated_realm_bg.wasm'), join(named, 'isolated_realm_bg.wasm'));
+    return;
+  }
   run(join(root, 'tools', 'node_modules', '.bin', 'wasm-opt'), ['-O3', '--debuginfo',
     '--one-caller-inline-max-function-size=100', '--enable-bulk-memory', '--enable-nontrapping-float-to-int',
     '--enable-sign-ext', '--enable-mutable-globals', '--enable-multivalue', '--enable-reference-types',
